@@ -1,0 +1,31 @@
+/** Where a command reads and writes; the entry point passes the process's own, tests may pass others. */
+export interface CommandContext {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Options every command accepts, declared on the root command. */
+export interface GlobalOptions {
+  env?: string;
+  config?: string;
+  json?: boolean;
+  verbose?: boolean;
+  timeout?: number;
+  /** False with `--no-input`: never prompt, fail on what is missing. */
+  input: boolean;
+  /** False with `--no-color`. */
+  color: boolean;
+}
+
+/** True when the merchant can answer prompts: stdin and stderr are terminals, not CI, and `--no-input` is absent. */
+export function canPrompt(context: CommandContext, options: Pick<GlobalOptions, 'input'>): boolean {
+  return Boolean(options.input && context.stdin.isTTY && context.stderr.isTTY && !isCi(context.env));
+}
+
+/** True on a CI runner, where nobody answers prompts. */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+}

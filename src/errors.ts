@@ -1,0 +1,109 @@
+/** Exit codes of the einvoice CLI; documented in the README and in `einvoice --help`. */
+export const ExitCode = {
+  Ok: 0,
+  Internal: 1,
+  Usage: 2,
+  Auth: 3,
+  Rejected: 4,
+  Unavailable: 5,
+  Partial: 6,
+  Condition: 7,
+  Interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** One problem with one input field, e.g. `{ path: 'items[2].price', message: 'must be at least 0' }`. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** Base of every error the CLI expects; anything else is an internal error (exit 1). */
+export class EinvoiceError extends Error {
+  readonly exitCode: ExitCode;
+  /** What the merchant can do about it, printed under the message. */
+  readonly hint?: string;
+
+  constructor(message: string, exitCode: ExitCode, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad flags, files or answers: nothing was sent to the service. */
+export class UsageError extends EinvoiceError {
+  readonly issues: FieldIssue[];
+
+  constructor(message: string, options: { issues?: FieldIssue[]; hint?: string; cause?: unknown } = {}) {
+    super(message, ExitCode.Usage, options);
+    this.issues = options.issues ?? [];
+  }
+}
+
+/** The service answered 401: the token is missing, wrong or expired. */
+export class AuthError extends EinvoiceError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, ExitCode.Auth, options);
+  }
+}
+
+/** The service refused the request (a 4xx other than 401), with what it said. */
+export class ServiceRejectedError extends EinvoiceError {
+  readonly status: number;
+  readonly code?: string;
+  readonly issues: FieldIssue[];
+  /** For a duplicate: the number of the invoice that already exists, when the service names it. */
+  readonly existingInvoiceNumber?: string;
+
+  constructor(
+    message: string,
+    details: { status: number; code?: string; issues?: FieldIssue[]; existingInvoiceNumber?: string; hint?: string },
+  ) {
+    super(message, ExitCode.Rejected, { hint: details.hint });
+    this.status = details.status;
+    this.code = details.code;
+    this.issues = details.issues ?? [];
+    this.existingInvoiceNumber = details.existingInvoiceNumber;
+  }
+}
+
+/** The service could not be reached or failed (5xx, time-out, connection). */
+export class ServiceUnavailableError extends EinvoiceError {
+  /** True when the request may have reached the service, so its effect is unknown. */
+  readonly mayHaveReachedService: boolean;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+
+  constructor(
+    message: string,
+    details: { mayHaveReachedService: boolean; status?: number; retryAfterMs?: number; hint?: string; cause?: unknown },
+  ) {
+    super(message, ExitCode.Unavailable, { hint: details.hint, cause: details.cause });
+    this.mayHaveReachedService = details.mayHaveReachedService;
+    this.status = details.status;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** Some records of a batch were not created; the summary says which. */
+export class PartialFailureError extends EinvoiceError {
+  constructor(message: string, options: { hint?: string } = {}) {
+    super(message, ExitCode.Partial, options);
+  }
+}
+
+/** A `--fail-if` condition held. */
+export class ConditionError extends EinvoiceError {
+  constructor(message: string) {
+    super(message, ExitCode.Condition);
+  }
+}
+
+/** The merchant pressed Ctrl-C or declined a confirmation. */
+export class InterruptedError extends EinvoiceError {
+  constructor(message = 'Interrupted: nothing was sent.') {
+    super(message, ExitCode.Interrupted);
+  }
+}

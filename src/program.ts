@@ -1,0 +1,174 @@
+import { Command, InvalidArgumentError } from 'commander';
+import type { CommandContext, GlobalOptions } from './context.js';
+import { version } from './version.js';
+
+// Declares every command and flag; implementations are imported only when their command runs, so `--help`
+// loads commander alone.
+
+const exitCodesHelp = `
+Exit codes:
+  0    success
+  1    unexpected internal error
+  2    invalid input or usage (nothing was sent)
+  3    authentication failed (401): set the environment's token
+  4    rejected by the service (other 4xx)
+  5    service unavailable (5xx, time-out, connection)
+  6    partial failure of a batch
+  7    a --fail-if condition held
+  130  interrupted`;
+
+/** Parses a whole number of at least `min`, for numeric flags. */
+export function wholeNumberFlag(min: number) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value.trim()) || parsed < min)
+      throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    return parsed;
+  };
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Builds the `einvoice` command tree. */
+export function buildProgram(context: CommandContext): Command {
+  const program = new Command('einvoice')
+    .description('Work with the e-invoice service: statistics, refunds, single, recurring and bulk invoices.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('-e, --env <name>', 'environment profile to use (staging, production, sandbox, ...)')
+    .option('-c, --config <file>', 'profile file to read instead of searching for .einvoicerc')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .option('--verbose', 'log each request and response on stderr (tokens redacted)')
+    .option('--timeout <seconds>', 'request time-out in seconds (default 30)', wholeNumberFlag(1))
+    .option('--no-input', 'never prompt; fail listing whatever is missing')
+    .option('--no-color', 'disable colour (also NO_COLOR=1)')
+    .addHelpText('after', exitCodesHelp)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.stdout.write(text),
+      writeErr: (text) => context.stderr.write(text),
+    });
+
+  const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
+
+  program
+    .command('stats')
+    .description('show counts and amounts of your invoices by status')
+    .option('--fail-if <condition>', "exit 7 when a condition holds, e.g. 'expired.count>0' or 'unpaid.amount>=5000'")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice stats --env staging
+  $ einvoice stats --json | jq .paidInvoices
+  $ einvoice stats --env production --fail-if 'expired.count>0'`,
+    )
+    .action(async (_options, command: Command) => {
+      const { stats } = await import('./commands/stats.js');
+      await stats(globals(command), context);
+    });
+
+  program
+    .command('refund')
+    .description('refund a paid invoice')
+    .argument('<invoiceNumber>', 'number of the paid invoice')
+    .option('--amount <amount>', 'amount to refund')
+    .option('--reason <text>', 'reason for the refund')
+    .option('--order-ref <reference>', 'order reference number of the payment (orderReferenceNumber)')
+    .option('-f, --file <file>', 'read the refund as JSON from a file, or - for stdin (flags win over it)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--dry-run', 'print the request that would be sent, send nothing')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice refund 1000007 --amount 150 --reason "Damaged item" --order-ref 3712345
+  $ einvoice refund 1000007 --file refund.json --yes --env production
+  $ einvoice refund 1000007 --amount 150 --reason "Late" --order-ref 3712345 --dry-run`,
+    )
+    .action(async (invoiceNumber: string, _options, command: Command) => {
+      const { refund } = await import('./commands/refund.js');
+      await refund({ ...globals(command), invoiceNumber }, context);
+    });
+
+  const sandbox = program
+    .command('sandbox')
+    .description('run and drive the local sandbox service (no account, no network)');
+
+  sandbox
+    .command('serve')
+    .description('serve the sandbox over HTTP until stopped')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', wholeNumberFlag(0), 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--state <file>', 'keep invoices in this file (shared safely between processes)')
+    .option('--token <token>', 'the merchant token the sandbox accepts (default: a new random one)')
+    .option('--demo', 'start a new state with the demo invoices')
+    .option('--latency <ms>', 'delay every service operation by this many milliseconds', wholeNumberFlag(0))
+    .option('--fault <kind=rate>', 'inject a fault: 500, 503, 429, drop or drop-after-commit, e.g. 503=0.05', collect)
+    .option('--seed <n>', 'seed of the fault injection, for reproducible runs', wholeNumberFlag(0))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice sandbox serve --port 4010 --token local-dev
+  $ einvoice sandbox serve --port 0 --json --fault 503=0.05 --fault drop-after-commit=0.02 --seed 7`,
+    )
+    .action(async (_options, command: Command) => {
+      const { serveSandbox } = await import('./commands/sandbox/serve.js');
+      await serveSandbox(globals(command), context);
+    });
+
+  sandbox
+    .command('reset')
+    .description('start the sandbox over with the demo invoices')
+    .option('--empty', 'start with no invoices at all')
+    .action(async (_options, command: Command) => {
+      const { resetSandbox } = await import('./commands/sandbox/admin.js');
+      await resetSandbox(globals(command), context);
+    });
+
+  for (const [name, description] of [
+    ['pay', 'pay an unpaid invoice as its customer would (prints the order reference number)'],
+    ['cancel', 'cancel an unpaid invoice'],
+  ] as const) {
+    sandbox
+      .command(name)
+      .description(description)
+      .argument('<invoiceNumber>', 'number of the invoice')
+      .action(async (invoiceNumber: string, _options, command: Command) => {
+        const { settleSandboxInvoice } = await import('./commands/sandbox/admin.js');
+        await settleSandboxInvoice(name, { ...globals(command), invoiceNumber }, context);
+      });
+  }
+
+  sandbox
+    .command('expire')
+    .description("move the sandbox's clock forward so that invoices due by then expire")
+    .option('--by <duration>', 'how far to move the clock: 30d, 12h, 2w, ...', '30d')
+    .action(async (_options, command: Command) => {
+      const { advanceSandboxClock } = await import('./commands/sandbox/admin.js');
+      await advanceSandboxClock(globals(command), context);
+    });
+
+  sandbox
+    .command('outbox')
+    .description('list the SMS and e-mails the sandbox has sent')
+    .action(async (_options, command: Command) => {
+      const { showSandboxOutbox } = await import('./commands/sandbox/admin.js');
+      await showSandboxOutbox(globals(command), context);
+    });
+
+  const config = program.command('config').description('inspect the profile file');
+  config
+    .command('show')
+    .description('show the selected environment, its base URL and where its token comes from (redacted)')
+    .action(async (_options, command: Command) => {
+      const { showConfig } = await import('./commands/config/show.js');
+      await showConfig(globals(command), context);
+    });
+
+  return program;
+}

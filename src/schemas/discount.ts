@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { nonNegativeMoney, oneOf, discountTypes, wholeNumber } from './fields.js';
+
+/** The discount of one item of a single invoice: a flat amount (the only type the spec shows for it). */
+export const itemDiscountSchema = z.strictObject({
+  value: nonNegativeMoney(),
+  type: z.literal('FLAT', { error: 'must be FLAT (the only discount type for an item of a single invoice)' }),
+});
+
+/** The discount of a recurring invoice, at the top level of the request. */
+export const recurringDiscountSchema = z
+  .strictObject({
+    value: wholeNumber(0),
+    type: oneOf(discountTypes),
+  })
+  .check((ctx) => {
+    if (ctx.value.type === 'PERCENTAGE' && ctx.value.value > 100) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value.value,
+        path: ['value'],
+        message: 'must be at most 100 for a PERCENTAGE discount',
+      });
+    }
+  });
+
+export type ItemDiscount = z.output<typeof itemDiscountSchema>;
+export type RecurringDiscount = z.output<typeof recurringDiscountSchema>;

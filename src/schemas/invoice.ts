@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { customerSchema } from './customer.js';
+import { recurringDiscountSchema } from './discount.js';
+import {
+  calendarDate,
+  communicationLangs,
+  communicationMethods,
+  cycleTypes,
+  flag,
+  methodsNeedingEmail,
+  notInScope,
+  oneOf,
+  paymentTypes,
+  positiveMoney,
+  taxesPercentage,
+  text,
+  utcInstant,
+  wholeNumber,
+} from './fields.js';
+import { recurringItemSchema, singleItemSchema } from './item.js';
+
+/** Fields both kinds of invoice share, in the order they are sent. */
+const commonFields = {
+  customer: customerSchema,
+  amount: positiveMoney(),
+  sendingDate: calendarDate(),
+  expiryDate: utcInstant(),
+  releaseDate: utcInstant(),
+  businessReference: text().optional(),
+  note: text(),
+  communicationLang: oneOf(communicationLangs).optional(),
+  communicationMethod: oneOf(communicationMethods).optional(),
+  alertMerchantUponExpiry: flag().optional(),
+};
+
+const optionalTrailingFields = {
+  taxes: taxesPercentage().optional(),
+  preferredPaymentMethod: text().optional(),
+};
+
+/**
+ * Rule 2.3.4: the customer's e-mail is required when the customer is notified by e-mail. It is checked even when
+ * other fields fail, so a merchant sees every problem at once.
+ */
+function emailRequiredForEmailMethods() {
+  return [
+    (invoice: { communicationMethod?: string; customer: { email?: string } }) =>
+      !(invoice.communicationMethod && methodsNeedingEmail.has(invoice.communicationMethod) && !invoice.customer.email),
+    {
+      path: ['customer', 'email'] as PropertyKey[],
+      error: 'is required when communicationMethod is EMAIL or BOTH',
+      when: (payload: { value: unknown }) => {
+        const value = payload.value as { customer?: unknown; communicationMethod?: unknown } | null;
+        return (
+          typeof value?.customer === 'object' &&
+          value.customer !== null &&
+          typeof value.communicationMethod === 'string'
+        );
+      },
+    },
+  ] as const satisfies readonly [unknown, unknown];
+}
+
+/** The request body of `POST /invoice-api/invoices/single`. */
+export const singleInvoiceSchema = z
+  .strictObject({
+    ...commonFields,
+    items: z.array(singleItemSchema, { error: 'must be a list of items' }).optional(),
+    paymentType: oneOf(paymentTypes).optional(),
+    ...optionalTrailingFields,
+    cycleType: notInScope('applies only to recurring invoices'),
+    cycleValue: notInScope('applies only to recurring invoices'),
+    discount: notInScope(
+      'a top-level discount applies only to recurring invoices; give a single invoice discounts per item (items[n].discount)',
+    ),
+  })
+  .refine(...emailRequiredForEmailMethods());
+
+/** The request body of `POST /invoice-api/invoices/recurring`. */
+export const recurringInvoiceSchema = z
+  .strictObject({
+    cycleType: oneOf(cycleTypes),
+    cycleValue: wholeNumber(1),
+    ...commonFields,
+    discount: recurringDiscountSchema,
+    items: z.array(recurringItemSchema, { error: 'must be a list of items' }).optional(),
+    ...optionalTrailingFields,
+    paymentType: notInScope('applies only to single invoices'),
+  })
+  .refine(...emailRequiredForEmailMethods());
+
+/** The two kinds of invoice the service creates. */
+export const invoiceKinds = ['single', 'recurring'] as const;
+export type InvoiceKind = (typeof invoiceKinds)[number];
+
+/** The request schema of each kind of invoice. */
+export const invoiceSchemas = {
+  single: singleInvoiceSchema,
+  recurring: recurringInvoiceSchema,
+} as const;
+
+/** A single invoice as sent to the service. */
+export type SingleInvoice = z.output<typeof singleInvoiceSchema>;
+/** A single invoice as a merchant may write it (sample shapes such as `"false"` and numeric taxes allowed). */
+export type SingleInvoiceInput = z.input<typeof singleInvoiceSchema>;
+/** A recurring invoice as sent to the service. */
+export type RecurringInvoice = z.output<typeof recurringInvoiceSchema>;
+/** A recurring invoice as a merchant may write it. */
+export type RecurringInvoiceInput = z.input<typeof recurringInvoiceSchema>;
+/** Either kind of invoice as sent. */
+export type Invoice = SingleInvoice | RecurringInvoice;

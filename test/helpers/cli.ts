@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI as a merchant runs it. */
+export const binPath = fileURLToPath(new URL('../../bin/einvoice.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** Variables added to a clean environment (no EINVOICE_* from the developer's shell leaks in). */
+  env?: Record<string, string | undefined>;
+  /** Text written to the CLI's stdin, which is then closed. */
+  input?: string;
+  cwd?: string;
+}
+
+/** A fresh home folder, so each test has its own sandbox state and no profile file is found by accident. */
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'einvoice-test-'));
+}
+
+/** Spawns `node bin/einvoice.js ...args` and collects stdout, stderr and the exit code. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const home = options.env?.HOME ?? tempHome();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    CI: 'true',
+  };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...args], { cwd: options.cwd ?? home, env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
