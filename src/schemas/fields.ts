@@ -27,23 +27,29 @@ export const text = () =>
     .trim()
     .min(1, { error: 'must not be empty' });
 
-/** A finite number; the range and precision checks of money follow it. */
-const finiteNumber = () =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
-    .refine(Number.isFinite, { error: 'must be a finite number', abort: true });
+/** The first money rule `value` breaks, if any. */
+function moneyProblem(value: number, inRange: (value: number) => boolean, rangeMessage: string) {
+  if (!Number.isFinite(value)) return 'must be a finite number';
+  if (!inRange(value)) return rangeMessage;
+  if (!hasAtMostTwoDecimals(value)) return 'must have at most two decimals';
+  return undefined;
+}
 
-/** Money has at most two decimals: the service's currency has two minor digits. */
-const withTwoDecimals = <T extends z.ZodType<number>>(schema: T) =>
-  schema.refine(hasAtMostTwoDecimals, { error: 'must have at most two decimals' });
+/**
+ * A finite amount in range with at most two decimals (the currency has two minor digits). One check reports the
+ * first rule broken, without `abort`: an aborting issue would stop the invoice's e-mail rule from running too.
+ */
+const money = (inRange: (value: number) => boolean, rangeMessage: string) =>
+  z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') }).check((ctx) => {
+    const message = moneyProblem(ctx.value, inRange, rangeMessage);
+    if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message });
+  });
 
 /** An amount that must be above zero. */
-export const positiveMoney = () =>
-  withTwoDecimals(finiteNumber().refine((value) => value > 0, { error: 'must be greater than 0', abort: true }));
+export const positiveMoney = () => money((value) => value > 0, 'must be greater than 0');
 
 /** An amount that may be zero. */
-export const nonNegativeMoney = () =>
-  withTwoDecimals(finiteNumber().refine((value) => value >= 0, { error: 'must be 0 or more', abort: true }));
+export const nonNegativeMoney = () => money((value) => value >= 0, 'must be 0 or more');
 
 /** A whole number of at least `min`. */
 export const wholeNumber = (min: number) =>
@@ -92,7 +98,7 @@ export const taxesPercentage = () =>
         z
           .string()
           .trim()
-          .regex(/^\d+(\.\d+)?$/),
+          .regex(/^\d+(\.\d+)?$/, { error: 'must be a percentage from 0 to 100 (e.g. 14)' }),
       ],
       {
         error: 'must be a percentage from 0 to 100 (e.g. 14)',

@@ -10,3 +10,5 @@ export * from './invoice-number.js';
 export * from './sandbox-admin.js';
 export * from './money.js';
 export * from './validate.js';
+export * from './config.js';
+export * from './stats-condition.js';

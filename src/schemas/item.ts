@@ -16,6 +16,9 @@ export const singleItemSchema = z
   .strictObject({ ...itemShape, discount: itemDiscountSchema.optional() })
   .check((ctx) => {
     const { discount, price, purchasedQuantity } = ctx.value;
+    // A wrong price or quantity is reported on its own: the total it gives says nothing about the discount.
+    const reported = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+    if (reported.has('price') || reported.has('purchasedQuantity')) return;
     if (discount && toMinorUnits(discount.value) > toMinorUnits(price) * purchasedQuantity) {
       ctx.issues.push({
         code: 'custom',

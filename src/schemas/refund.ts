@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { positiveMoney, text } from './fields.js';
 
-/** The refund amount: a number, or (as the service's samples send it) a string holding one. */
+/**
+ * The refund amount: a number, or (as the service's samples send it) a string holding one. A negative string is
+ * read too, so it is told "must be greater than 0" rather than "must be a number".
+ */
 const refundAmount = () =>
   z.preprocess(
-    (value) => (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+    (value) => (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
     positiveMoney(),
   );
 

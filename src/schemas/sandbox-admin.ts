@@ -54,3 +54,74 @@ export function durationToMs(duration: string): number {
   const unit = duration.slice(-1) as keyof typeof unitMs;
   return Number(duration.slice(0, -1)) * unitMs[unit];
 }
+
+// Responses of the sandbox's admin API, for the commands and tests that read them.
+
+/** Where an invoice is in its life in the sandbox; each status is one group of the statistics. */
+export const sandboxInvoiceStatuses = ['UNPAID', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELED'] as const;
+export type SandboxInvoiceStatus = (typeof sandboxInvoiceStatuses)[number];
+
+/** A refund the sandbox accepted. */
+export const sandboxRefundSchema = z.object({
+  amount: z.number(),
+  reason: z.string(),
+  orderReferenceNumber: z.string(),
+  at: z.string(),
+});
+
+/** One invoice of `GET /__sandbox/invoices`; `request` is the body exactly as the sandbox received it. */
+export const sandboxInvoiceSchema = z.looseObject({
+  invoiceNumber: z.string(),
+  kind: z.enum(['single', 'recurring']),
+  status: z.enum(sandboxInvoiceStatuses),
+  amount: z.number(),
+  request: z.unknown(),
+  createdAt: z.string(),
+  orderReferenceNumber: z.string().optional(),
+  refunds: z.array(sandboxRefundSchema),
+});
+export type SandboxInvoice = z.output<typeof sandboxInvoiceSchema>;
+
+/** `GET /__sandbox/invoices`. */
+export const sandboxInvoicesResponseSchema = z.object({ invoices: z.array(sandboxInvoiceSchema) });
+
+/** One SMS or e-mail of `GET /__sandbox/outbox`. */
+export const outboxMessageSchema = z.object({
+  to: z.enum(['customer', 'merchant']),
+  channel: z.enum(['SMS', 'EMAIL']),
+  address: z.string(),
+  lang: z.string(),
+  invoiceNumber: z.string(),
+  text: z.string(),
+  at: z.string(),
+});
+export type SandboxOutboxMessage = z.output<typeof outboxMessageSchema>;
+
+/** `GET /__sandbox/outbox`. */
+export const outboxResponseSchema = z.object({ messages: z.array(outboxMessageSchema) });
+
+/** `POST /__sandbox/invoices/{n}/pay` and `/cancel`. */
+export const settleResponseSchema = z.object({
+  invoiceNumber: z.string(),
+  status: z.enum(sandboxInvoiceStatuses),
+  orderReferenceNumber: z.string().optional(),
+});
+
+/** `GET /__sandbox/clock`, and `POST` which also lists the invoices that expired. */
+export const clockResponseSchema = z.object({
+  now: z.string(),
+  expired: z.array(z.string()).optional(),
+});
+
+/** `POST /__sandbox/reset`: how many invoices the new state holds. */
+export const resetResponseSchema = z.object({ invoices: z.number().int().min(0) });
+
+/** `POST /__sandbox/tokens`. */
+export const tokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
+
+/** `GET` and `POST /__sandbox/faults`: the settings in force. */
+export const faultsInForceSchema = z.object({
+  latencyMs: z.number().int().min(0),
+  faults: z.partialRecord(z.enum(faultKinds), z.number()),
+  seed: z.number().int(),
+});

@@ -47,7 +47,7 @@ export const lenientServiceErrorSchema = z.looseObject({
   errors: z
     .array(z.looseObject({ field: z.string().optional(), path: z.string().optional(), message: z.string().optional() }))
     .optional(),
-  invoiceNumber: z.union([z.string(), z.number()]).optional(),
+  invoiceNumber: z.union([z.string(), z.number()], { error: 'must be text or a number' }).optional(),
 });
 
 export type ServiceErrorBody = z.output<typeof serviceErrorSchema>;

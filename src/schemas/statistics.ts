@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { wholeNumber } from './fields.js';
 
 /** Count and total amount of the invoices in one group. */
 export const statisticsGroupSchema = z.object({
-  totalCount: z.number().int().min(0),
+  totalCount: wholeNumber(0),
   totalAmount: z.number().refine(Number.isFinite, { error: 'must be a finite number' }),
 });
 

@@ -13,12 +13,20 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out || '(request)';
 }
 
+/** How a merchant reads each JSON type in "must be ...". */
+const typeNames: Readonly<Record<string, string>> = {
+  object: 'an object',
+  array: 'a list',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+};
+
 /** Messages for the issues no field rule words itself (a missing object, a wrong type). */
 function fallbackMessage(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code === 'invalid_type') {
-    return issue.input === undefined
-      ? 'is required'
-      : `must be ${issue.expected === 'object' ? 'an object' : issue.expected}`;
+    return issue.input === undefined ? 'is required' : `must be ${typeNames[issue.expected] ?? issue.expected}`;
   }
   return undefined;
 }

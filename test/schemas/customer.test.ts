@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest';
+import { customerSchema } from '../../src/schemas/customer.js';
+import { customer, issuesOf, parsed, without } from './fixtures.js';
+
+// The customer object of spec 2.1. Whether the e-mail is required depends on the invoice (see invoice-common.test.ts).
+
+describe('customerSchema', () => {
+  test('is kept as given, key order included, with text trimmed', () => {
+    const given = { name: ' Mona Adel ', email: 'mona@example.com', mobile: '+201001234567 ' };
+    expect(JSON.stringify(parsed(customerSchema, given))).toBe(JSON.stringify(customer()));
+  });
+
+  test('the e-mail is optional on its own and not added when absent', () => {
+    expect(parsed(customerSchema, without(customer(), 'email'))).not.toHaveProperty('email');
+  });
+
+  test.each(['+201001234567', '01001234567', '1234567', '+123456789012345'])('mobile %s is accepted', (mobile) => {
+    expect(parsed(customerSchema, { ...customer(), mobile }).mobile).toBe(mobile);
+  });
+
+  test.each(['0100 123 4567', '010-0123-4567', '123456', '+1234567890123456', '++201001234567', 'mobile'])(
+    'mobile "%s" is rejected',
+    (mobile) => {
+      expect(issuesOf(customerSchema, { ...customer(), mobile })).toEqual([
+        { path: 'mobile', message: 'must be a mobile number: an optional + and 7 to 15 digits, no spaces' },
+      ]);
+    },
+  );
+
+  test.each(['mona@example.com', 'Mona.Adel+inv@shop.example.eg'])('email %s is accepted', (email) => {
+    expect(parsed(customerSchema, { ...customer(), email }).email).toBe(email);
+  });
+
+  test.each(['mona', 'mona@', '@example.com', 'mona@example', 'mona @example.com', ''])(
+    'email "%s" is rejected',
+    (email) => {
+      expect(issuesOf(customerSchema, { ...customer(), email })).toEqual([
+        { path: 'email', message: 'must be an e-mail address' },
+      ]);
+    },
+  );
+
+  test.each([
+    { path: 'name', patch: { name: undefined }, message: 'is required' },
+    { path: 'name', patch: { name: '' }, message: 'must not be empty' },
+    { path: 'name', patch: { name: ['Mona'] }, message: 'must be text' },
+    { path: 'mobile', patch: { mobile: undefined }, message: 'is required' },
+    { path: 'mobile', patch: { mobile: 201001234567 }, message: 'must be text' },
+    { path: 'phone', patch: { phone: '+201001234567' }, message: 'is not a known field' },
+  ])('$path rejects $patch', ({ path, patch, message }) => {
+    expect(issuesOf(customerSchema, { ...customer(), ...patch })).toEqual([{ path, message }]);
+  });
+});

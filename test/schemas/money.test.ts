@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { fromMinorUnits, itemsTotalMinor, toMinorUnits } from '../../src/schemas/money.js';
+
+// Money is added up in whole hundredths, so float noise (0.1 + 0.2 = 0.30000000000000004) never reaches a total.
+
+describe('toMinorUnits and fromMinorUnits', () => {
+  test.each([
+    [0, 0],
+    [0.1, 10],
+    [0.2, 20],
+    [0.07, 7], // 0.07 * 100 is 7.000000000000001
+    [1.15, 115], // 1.15 * 100 is 114.99999999999999
+    [19.99, 1999],
+    [49.99, 4999],
+    [1234.56, 123456],
+    [0.1 + 0.2, 30],
+  ])('%d is %d minor units', (amount, minor) => {
+    expect(toMinorUnits(amount)).toBe(minor);
+  });
+
+  test.each([
+    [30, 0.3],
+    [1999, 19.99],
+    [0, 0],
+  ])('%d minor units is %d', (minor, amount) => {
+    expect(fromMinorUnits(minor)).toBe(amount);
+  });
+});
+
+describe('itemsTotalMinor', () => {
+  const line = (price: number, purchasedQuantity = 1, discount?: number) => ({
+    price,
+    purchasedQuantity,
+    discount: discount === undefined ? undefined : { value: discount },
+  });
+
+  test.each([
+    { name: 'no items', items: [], total: 0 },
+    { name: '0.1 and 0.2', items: [line(0.1), line(0.2)], total: 30 },
+    { name: '3 x 0.1', items: [line(0.1, 3)], total: 30 },
+    { name: '2 x 49.99', items: [line(49.99, 2)], total: 9998 },
+    { name: '3 x 19.99 less 5', items: [line(19.99, 3, 5)], total: 5497 },
+    { name: 'a discount of the whole line', items: [line(10, 2, 20)], total: 0 },
+    { name: 'a free item', items: [line(0, 4), line(1.15)], total: 115 },
+    { name: 'ten lines of 0.1', items: Array.from({ length: 10 }, () => line(0.1)), total: 100 },
+    { name: 'mixed lines', items: [line(0.1, 1, 0.05), line(0.2, 2), line(99.99, 1, 0.99)], total: 9945 },
+  ])('$name is $total minor units', ({ items, total }) => {
+    expect(itemsTotalMinor(items)).toBe(total);
+  });
+
+  test('gives the exact total where float addition does not', () => {
+    expect(0.1 + 0.2).not.toBe(0.3);
+    expect(fromMinorUnits(itemsTotalMinor([line(0.1), line(0.2)]))).toBe(0.3);
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, test } from 'vitest';
+import { recurringInvoiceSchema } from '../../src/schemas/invoice.js';
+import { issuesOf, item, parsed, recurringInvoice, without } from './fixtures.js';
+
+// What only the recurring invoice allows or forbids (spec 2.1 scope column, 2.2, 4.4, 8), and what it sends.
+
+describe('recurringInvoiceSchema: scope', () => {
+  test.each(['PUSH_TO_CUSTOMER', 'PUSH_TO_SERVICE_PAY'])(
+    'a single-only paymentType (%s) is rejected',
+    (paymentType) => {
+      expect(issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), paymentType })).toEqual([
+        { path: 'paymentType', message: 'applies only to single invoices' },
+      ]);
+    },
+  );
+
+  test('an item discount is rejected at its path: a recurring invoice takes one top-level discount', () => {
+    const items = [item(), { ...item(), discount: { value: 5, type: 'FLAT' } }];
+    expect(issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), items })).toEqual([
+      {
+        path: 'items[1].discount',
+        message: 'applies only to items of a single invoice; a recurring invoice takes one top-level discount',
+      },
+    ]);
+  });
+
+  test('items are optional', () => {
+    expect(parsed(recurringInvoiceSchema, without(recurringInvoice(), 'items'))).not.toHaveProperty('items');
+  });
+});
+
+describe('recurringInvoiceSchema: cycle', () => {
+  test.each(['MONTH', 'WEEK'])('cycleType %s is accepted', (cycleType) => {
+    expect(parsed(recurringInvoiceSchema, { ...recurringInvoice(), cycleType }).cycleType).toBe(cycleType);
+  });
+
+  test.each([
+    { cycleType: 'month', message: 'must be one of MONTH, WEEK' },
+    { cycleType: 'Week', message: 'must be one of MONTH, WEEK' },
+    { cycleType: 'DAY', message: 'must be one of MONTH, WEEK' },
+    { cycleType: 1, message: 'must be one of MONTH, WEEK' },
+    { cycleType: undefined, message: 'is required' },
+  ])('cycleType $cycleType is rejected', ({ cycleType, message }) => {
+    expect(issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), cycleType })).toEqual([
+      { path: 'cycleType', message },
+    ]);
+  });
+
+  test.each([1, 2, 52])('cycleValue %d is accepted', (cycleValue) => {
+    expect(parsed(recurringInvoiceSchema, { ...recurringInvoice(), cycleValue }).cycleValue).toBe(cycleValue);
+  });
+
+  test.each([
+    { cycleValue: 0, message: 'must be at least 1' },
+    { cycleValue: -3, message: 'must be at least 1' },
+    { cycleValue: 1.5, message: 'must be a whole number' },
+    { cycleValue: '2', message: 'must be a whole number' },
+    { cycleValue: undefined, message: 'is required' },
+  ])('cycleValue $cycleValue is rejected', ({ cycleValue, message }) => {
+    expect(issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), cycleValue })).toEqual([
+      { path: 'cycleValue', message },
+    ]);
+  });
+});
+
+describe('recurringInvoiceSchema: top-level discount', () => {
+  test.each([
+    { value: 0, type: 'FLAT' },
+    { value: 500, type: 'FLAT' },
+    { value: 100, type: 'PERCENTAGE' },
+    { value: 15, type: 'PERCENTAGE' },
+  ])('$type $value is accepted', (discount) => {
+    expect(parsed(recurringInvoiceSchema, { ...recurringInvoice(), discount }).discount).toEqual(discount);
+  });
+
+  test.each([
+    { path: 'discount', discount: undefined, message: 'is required' },
+    { path: 'discount', discount: 10, message: 'must be an object' },
+    {
+      path: 'discount.value',
+      discount: { value: 101, type: 'PERCENTAGE' },
+      message: 'must be at most 100 for a PERCENTAGE discount',
+    },
+    { path: 'discount.value', discount: { value: 2.5, type: 'FLAT' }, message: 'must be a whole number' },
+    { path: 'discount.value', discount: { value: -1, type: 'FLAT' }, message: 'must be at least 0' },
+    { path: 'discount.value', discount: { type: 'FLAT' }, message: 'is required' },
+    { path: 'discount.type', discount: { value: 5, type: 'percentage' }, message: 'must be one of FLAT, PERCENTAGE' },
+    { path: 'discount.type', discount: { value: 5, type: 'AMOUNT' }, message: 'must be one of FLAT, PERCENTAGE' },
+    { path: 'discount.type', discount: { value: 5 }, message: 'is required' },
+    {
+      path: 'discount.currency',
+      discount: { value: 5, type: 'FLAT', currency: 'EGP' },
+      message: 'is not a known field',
+    },
+  ])('$discount is rejected at $path', ({ path, discount, message }) => {
+    expect(issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), discount })).toEqual([{ path, message }]);
+  });
+});
+
+describe('recurringInvoiceSchema: output is the wire body', () => {
+  test('a full invoice in the documented order comes out exactly as given, key order included', () => {
+    const payload = recurringInvoice();
+    expect(JSON.stringify(parsed(recurringInvoiceSchema, payload))).toBe(JSON.stringify(payload));
+  });
+
+  test('sample shapes are sent in the documented types, and text is trimmed', () => {
+    const invoice = parsed(recurringInvoiceSchema, {
+      ...recurringInvoice(),
+      businessReference: ' SUB-1001 ',
+      alertMerchantUponExpiry: 'false',
+      taxes: 14,
+      preferredPaymentMethod: 'CARD ',
+    });
+    expect(JSON.stringify(invoice)).toBe(JSON.stringify(recurringInvoice()));
+    expect(invoice.alertMerchantUponExpiry).toBe(false);
+    expect(invoice.taxes).toBe('14');
+  });
+
+  test('every missing required field is named at once', () => {
+    expect(issuesOf(recurringInvoiceSchema, {}).map((issue) => issue.path)).toEqual([
+      'cycleType',
+      'cycleValue',
+      'customer',
+      'amount',
+      'sendingDate',
+      'expiryDate',
+      'releaseDate',
+      'note',
+      'discount',
+    ]);
+  });
+});
