@@ -1,0 +1,146 @@
+import { resolve } from 'node:path';
+import type { CommandContext, GlobalOptions } from '../../context.js';
+import { UsageError, type FieldIssue } from '../../errors.js';
+import { faultKinds, faultSettingsSchema, validate, type FaultSettings } from '../../schemas/index.js';
+import type { SandboxLogEvent } from '../../sandbox/index.js';
+
+/** Flags of `einvoice sandbox serve`. */
+export interface ServeOptions extends GlobalOptions {
+  port: number;
+  host: string;
+  state?: string;
+  token?: string;
+  demo?: boolean;
+  latency?: number;
+  /** Each `KIND=RATE`, e.g. `503=0.05`. */
+  fault?: string[];
+  seed?: number;
+}
+
+/**
+ * Reads `--fault KIND=RATE` (repeatable), `--latency` and `--seed` into fault settings, checked by the shared
+ * schema. A kind given twice keeps its last rate.
+ */
+export function parseFaultFlags(options: Pick<ServeOptions, 'fault' | 'latency' | 'seed'>): FaultSettings {
+  const issues: FieldIssue[] = [];
+  const faults: Record<string, number> = {};
+  for (const flag of options.fault ?? []) {
+    const separator = flag.lastIndexOf('=');
+    const kind = flag.slice(0, separator).trim();
+    const rate = flag.slice(separator + 1).trim();
+    if (separator < 0 || !(faultKinds as readonly string[]).includes(kind) || rate === '') {
+      issues.push({
+        path: '--fault',
+        message: `'${flag}' must be KIND=RATE with KIND one of ${faultKinds.join(', ')} and RATE from 0 to 1, e.g. 503=0.05`,
+      });
+      continue;
+    }
+    faults[kind] = Number(rate);
+  }
+  const result = validate(faultSettingsSchema, { faults, latencyMs: options.latency, seed: options.seed });
+  if (!result.success) {
+    issues.push(
+      ...result.issues.map((issue) => ({
+        path: issue.path.startsWith('faults') ? '--fault' : issue.path === 'latencyMs' ? '--latency' : '--seed',
+        message: issue.path.startsWith('faults.')
+          ? `${issue.path.slice('faults.'.length)}: ${issue.message}`
+          : issue.message,
+      })),
+    );
+  }
+  if (issues.length > 0 || !result.success) throw new UsageError('Invalid fault injection flags.', { issues });
+  return result.data;
+}
+
+/** Resolves on the first SIGINT or SIGTERM; the listeners stay until `dispose`, so no second signal kills us. */
+function stopSignal(): { stopped: Promise<void>; dispose(): void } {
+  let onSignal = () => {};
+  const stopped = new Promise<void>((resolveStop) => (onSignal = () => resolveStop()));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    stopped,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+function describeFaults(settings: FaultSettings): string | undefined {
+  const parts = Object.entries(settings.faults ?? {}).map(([kind, rate]) => `${kind}=${rate}`);
+  if (settings.latencyMs) parts.push(`latency ${settings.latencyMs} ms`);
+  if (parts.length === 0) return undefined;
+  return `Faults: ${parts.join(', ')} (seed ${settings.seed ?? 1})`;
+}
+
+/** `einvoice sandbox serve`: serves the sandbox over HTTP until SIGINT or SIGTERM. */
+export async function serveSandbox(
+  options: ServeOptions,
+  context: CommandContext,
+  until: () => { stopped: Promise<void>; dispose(): void } = stopSignal,
+): Promise<void> {
+  const settings = parseFaultFlags(options);
+  const stateFile = options.state === undefined ? undefined : resolve(context.cwd, options.state);
+  const log = (event: SandboxLogEvent) => {
+    if (event.type === 'error') context.stderr.write(`sandbox: unexpected error: ${String(event.error)}\n`);
+    else if (options.verbose) {
+      context.stderr.write(`${event.method} ${event.path} -> ${event.status} (${Math.round(event.ms)} ms)\n`);
+    }
+  };
+  const signal = until();
+  try {
+    const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
+    const sandbox = await startSandbox({
+      host: options.host,
+      port: options.port,
+      stateFile,
+      token: options.token,
+      demo: options.demo,
+      latencyMs: settings.latencyMs,
+      faults: settings.faults,
+      seed: settings.seed,
+      log,
+    }).catch((error: unknown) => {
+      throw explainStartFailure(error, options, StateFileError);
+    });
+    if (options.json) {
+      context.stdout.write(`${JSON.stringify({ url: sandbox.url, token: sandbox.token })}\n`);
+    } else {
+      const faults = describeFaults(settings);
+      context.stdout.write(
+        [
+          `Sandbox listening on ${sandbox.url}`,
+          `Token: ${sandbox.token}`,
+          `State: ${stateFile ?? 'in memory (gone when the sandbox stops; keep it with --state FILE)'}`,
+          ...(faults ? [faults] : []),
+          `Try: EINVOICE_BASE_URL=${sandbox.url} EINVOICE_TOKEN=${sandbox.token} einvoice stats --env sandbox`,
+          `Admin API (no token, this machine only): ${sandbox.url}/__sandbox/. Stop with Ctrl-C.`,
+          '',
+        ].join('\n'),
+      );
+    }
+    await signal.stopped;
+    await sandbox.close();
+  } finally {
+    signal.dispose();
+  }
+}
+
+/** Turns the failures a merchant can fix (port taken, bad state file, bad options) into usage errors. */
+function explainStartFailure(error: unknown, options: ServeOptions, StateFileError: new () => Error): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(`Port ${options.port} on ${options.host} is already in use.`, {
+      hint: 'Choose another with --port, or --port 0 to take any free port.',
+      cause: error,
+    });
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    return new UsageError(`Cannot listen on ${options.host}:${options.port} (${code}).`, { cause: error });
+  }
+  if (error instanceof RangeError || error instanceof StateFileError) {
+    return new UsageError(error.message, { cause: error });
+  }
+  return error;
+}

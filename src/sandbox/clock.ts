@@ -1,0 +1,29 @@
+import { durationToMs, type ClockChange } from '../schemas/index.js';
+import { validationError } from './http.js';
+import type { SandboxState } from './state.js';
+
+// Sandbox time is real time plus an offset kept in the state, so every process sharing a state file agrees on it
+// and moving the clock survives a restart.
+
+/** The latest instant a JavaScript Date can hold. */
+const maxDateMs = 8.64e15;
+
+/** The sandbox's current time. */
+export function sandboxNow(state: SandboxState): Date {
+  return new Date(Date.now() + state.clockOffsetMs);
+}
+
+/**
+ * Moves the clock forward by a duration, or sets it to an instant (which may be in the past). A move past the
+ * last date a Date can hold is refused, as it would leave the state with a clock that cannot be read.
+ */
+export function changeClock(state: SandboxState, change: ClockChange): Date {
+  const offset =
+    'advance' in change ? state.clockOffsetMs + durationToMs(change.advance) : Date.parse(change.now) - Date.now();
+  if (!(Math.abs(Date.now() + offset) <= maxDateMs)) {
+    const field = 'advance' in change ? 'advance' : 'now';
+    throw validationError([{ path: field, message: 'moves the clock past the last date the sandbox can hold' }]);
+  }
+  state.clockOffsetMs = offset;
+  return sandboxNow(state);
+}

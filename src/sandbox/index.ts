@@ -1,0 +1,93 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { faultSettingsSchema, validate, type FaultKind } from '../schemas/index.js';
+import { SandboxApp, freshState } from './app.js';
+import { newToken } from './auth.js';
+import { FaultInjector } from './faults.js';
+import { adminRoutes } from './routes/admin.js';
+import { serviceRoutes } from './routes/service.js';
+import { createSandboxServer, type SandboxLogEvent } from './server.js';
+import { openStore } from './store.js';
+
+export type { FaultKind } from '../schemas/index.js';
+export type { SandboxLogEvent } from './server.js';
+export { StateFileError } from './state.js';
+
+/** How to run a sandbox. */
+export interface SandboxOptions {
+  /** Address to listen on; default 127.0.0.1. */
+  host?: string;
+  /** Port to listen on; default 0 (a free one). */
+  port?: number;
+  /** Keep the state in this JSON file, safely shared between processes; absent = in memory only. */
+  stateFile?: string;
+  /** The merchant token accepted; default a new random one (`sbx_...`). */
+  token?: string;
+  /** Seed a new state (no file, or an empty one) with the demo invoices. */
+  demo?: boolean;
+  /** Delay every service operation by this many milliseconds. */
+  latencyMs?: number;
+  /** Probability of each fault per service operation; together at most 1. */
+  faults?: Partial<Record<FaultKind, number>>;
+  /** Seed of the fault injection (default 1). */
+  seed?: number;
+  /** Number of the first invoice of a new state: decimal digits (default 1000001). */
+  firstInvoiceNumber?: string;
+  /** Told of each request answered and each unexpected failure; default: nothing is logged. */
+  log?: (event: SandboxLogEvent) => void;
+}
+
+/** A sandbox that is listening. */
+export interface RunningSandbox {
+  /** Base URL, e.g. `http://127.0.0.1:4010` (no trailing slash). */
+  url: string;
+  /** The merchant token it accepts. */
+  token: string;
+  /** Stops accepting, closes idle connections and resolves once the server is closed. */
+  close(): Promise<void>;
+}
+
+/** Starts the local, stateful implementation of the e-invoice service. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const firstInvoiceNumber = options.firstInvoiceNumber ?? '1000001';
+  if (!/^[1-9]\d{0,63}$/.test(firstInvoiceNumber)) {
+    throw new RangeError(
+      `firstInvoiceNumber must be decimal digits without leading zeros, got '${firstInvoiceNumber}'`,
+    );
+  }
+  const settings = validate(faultSettingsSchema, {
+    latencyMs: options.latencyMs,
+    faults: options.faults,
+    seed: options.seed,
+  });
+  if (!settings.success) {
+    const problems = settings.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+    throw new RangeError(`Invalid sandbox fault settings: ${problems}`);
+  }
+  const token = options.token ?? newToken();
+  if (!/^\S+$/.test(token)) throw new RangeError('The sandbox token must be non-empty text without spaces');
+
+  const store = await openStore({
+    file: options.stateFile === undefined ? undefined : resolve(options.stateFile),
+    create: () => freshState(firstInvoiceNumber, options.demo ?? false),
+  });
+  const faults = new FaultInjector({
+    latencyMs: settings.data.latencyMs ?? 0,
+    faults: settings.data.faults ?? {},
+    seed: settings.data.seed ?? 1,
+  });
+  const app = new SandboxApp({ store, token, faults, firstInvoiceNumber });
+  const { server, close } = createSandboxServer(
+    app,
+    [...serviceRoutes(app), ...adminRoutes(app)],
+    options.log ?? (() => {}),
+  );
+
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return { url, token, close };
+}

@@ -1,0 +1,152 @@
+import { serviceErrorCodes, toMinorUnits, type Invoice, type InvoiceKind, type Refund } from '../schemas/index.js';
+import { SandboxHttpError, invoiceNotFound } from './http.js';
+import { incrementDigits, type SandboxState, type StoredInvoice } from './state.js';
+
+// What the service does to invoices: create, pay, cancel, refund. Each runs on a draft of the state and throws a
+// SandboxHttpError when the invoice is not in a state that allows it.
+
+/**
+ * Rule 2.3.2: an earlier invoice (of either kind, in any status) with the same business reference, amount and
+ * sending date. Invoices without a business reference are never duplicates.
+ */
+export function findDuplicate(state: SandboxState, invoice: Invoice): StoredInvoice | undefined {
+  if (invoice.businessReference === undefined) return undefined;
+  const amountMinor = toMinorUnits(invoice.amount);
+  return state.invoices.find(
+    (earlier) =>
+      earlier.businessReference === invoice.businessReference &&
+      toMinorUnits(earlier.amount) === amountMinor &&
+      earlier.sendingDate === invoice.sendingDate,
+  );
+}
+
+/**
+ * The cycle of a recurring invoice, to record. The sandbox does not generate later cycles: how many the service
+ * generates, and when, is not documented, and inventing it would make tests depend on guesses.
+ */
+export function cycleOf(invoice: Invoice): { cycle?: { cycleType: string; cycleValue: number } } {
+  return invoice.cycleType !== undefined && invoice.cycleValue !== undefined
+    ? { cycle: { cycleType: invoice.cycleType, cycleValue: invoice.cycleValue } }
+    : {};
+}
+
+/** Hands out the next order reference number. */
+export function takeOrderReference(state: SandboxState): string {
+  const reference = state.nextOrderReference;
+  state.nextOrderReference = incrementDigits(reference);
+  return reference;
+}
+
+/** Records a new invoice under the next number; a duplicate is refused with 409 naming the existing number. */
+export function createInvoice(
+  state: SandboxState,
+  kind: InvoiceKind,
+  request: unknown,
+  invoice: Invoice,
+  now: Date,
+): StoredInvoice {
+  const duplicate = findDuplicate(state, invoice);
+  if (duplicate) {
+    throw new SandboxHttpError(
+      409,
+      serviceErrorCodes.duplicateInvoice,
+      `This invoice is a duplicate of invoice ${duplicate.invoiceNumber}: it has the same businessReference ` +
+        `'${invoice.businessReference}', amount and sendingDate.`,
+      { invoiceNumber: duplicate.invoiceNumber },
+    );
+  }
+  const invoiceNumber = state.nextInvoiceNumber;
+  state.nextInvoiceNumber = incrementDigits(invoiceNumber);
+  const stored: StoredInvoice = {
+    invoiceNumber,
+    kind,
+    status: 'UNPAID',
+    request,
+    invoice,
+    createdAt: now.toISOString(),
+    amount: invoice.amount,
+    ...(invoice.businessReference !== undefined ? { businessReference: invoice.businessReference } : {}),
+    sendingDate: invoice.sendingDate,
+    expiryDate: invoice.expiryDate,
+    releaseDate: invoice.releaseDate,
+    ...cycleOf(invoice),
+    refunds: [],
+  };
+  // A customer who pays at a retail point needs the order reference number in the SMS, so it exists from the start.
+  if (invoice.paymentType === 'PUSH_TO_SERVICE_PAY') {
+    stored.orderReferenceNumber = takeOrderReference(state);
+  }
+  state.invoices.push(stored);
+  return stored;
+}
+
+/** The invoice numbered `invoiceNumber`, or a 404. */
+export function findInvoice(state: SandboxState, invoiceNumber: string): StoredInvoice {
+  const invoice = state.invoices.find((candidate) => candidate.invoiceNumber === invoiceNumber);
+  if (!invoice) throw invoiceNotFound(invoiceNumber);
+  return invoice;
+}
+
+function requireUnpaid(invoice: StoredInvoice, action: string, status: number): void {
+  if (invoice.status !== 'UNPAID') {
+    throw new SandboxHttpError(
+      status,
+      serviceErrorCodes.invalidState,
+      `Invoice ${invoice.invoiceNumber} is ${invoice.status}; only an UNPAID invoice can be ${action}.`,
+    );
+  }
+}
+
+/** Pays an unpaid invoice as its customer would; the payment produces its order reference number. */
+export function payInvoice(state: SandboxState, invoiceNumber: string, now: Date): StoredInvoice {
+  const invoice = findInvoice(state, invoiceNumber);
+  requireUnpaid(invoice, 'paid', 409);
+  invoice.status = 'PAID';
+  invoice.paidAt = now.toISOString();
+  invoice.orderReferenceNumber ??= takeOrderReference(state);
+  return invoice;
+}
+
+/** Cancels an unpaid invoice. */
+export function cancelInvoice(state: SandboxState, invoiceNumber: string, now: Date): StoredInvoice {
+  const invoice = findInvoice(state, invoiceNumber);
+  requireUnpaid(invoice, 'canceled', 409);
+  invoice.status = 'CANCELED';
+  invoice.canceledAt = now.toISOString();
+  return invoice;
+}
+
+const rejected = (message: string) => new SandboxHttpError(400, serviceErrorCodes.refundRejected, message);
+
+/**
+ * Refunds a paid invoice: the order reference number must be its payment's and the amount at most the invoice's.
+ * One refund (full or partial) moves the invoice to REFUNDED, so it cannot be refunded twice.
+ */
+export function refundInvoice(state: SandboxState, invoiceNumber: string, refund: Refund, now: Date): StoredInvoice {
+  const invoice = findInvoice(state, invoiceNumber);
+  if (invoice.status !== 'PAID') {
+    throw new SandboxHttpError(
+      400,
+      serviceErrorCodes.invalidState,
+      `Invoice ${invoiceNumber} is ${invoice.status}; only a PAID invoice can be refunded.`,
+    );
+  }
+  if (refund.orderReferenceNumber !== invoice.orderReferenceNumber) {
+    throw rejected(
+      `The orderReferenceNumber '${refund.orderReferenceNumber}' is not the one of invoice ${invoiceNumber}'s payment.`,
+    );
+  }
+  if (toMinorUnits(refund.amount) > toMinorUnits(invoice.amount)) {
+    throw rejected(
+      `The refund amount ${refund.amount} is more than the amount of invoice ${invoiceNumber} (${invoice.amount}).`,
+    );
+  }
+  invoice.status = 'REFUNDED';
+  invoice.refunds.push({
+    amount: refund.amount,
+    reason: refund.reason,
+    orderReferenceNumber: refund.orderReferenceNumber,
+    at: now.toISOString(),
+  });
+  return invoice;
+}

@@ -1,0 +1,54 @@
+import { invoiceNumberSchema, invoiceSchemas, refundSchema, validate, type InvoiceKind } from '../../schemas/index.js';
+import type { SandboxApp } from '../app.js';
+import { sandboxNow } from '../clock.js';
+import { invoiceNotFound, jsonReply, validationError } from '../http.js';
+import { createInvoice, refundInvoice } from '../invoices.js';
+import { tick } from '../lifecycle.js';
+import type { Handler, Route } from '../router.js';
+import { computeStatistics } from '../statistics.js';
+
+// The four operations of the service interface (section 4), each behind the merchant token.
+
+function statistics(app: SandboxApp): Handler {
+  return async () => jsonReply(200, computeStatistics(await app.store.read()));
+}
+
+function create(app: SandboxApp, kind: InvoiceKind): Handler {
+  return async ({ readJson }) => {
+    const request = await readJson({ required: true });
+    const result = validate(invoiceSchemas[kind], request);
+    if (!result.success) throw validationError(result.issues);
+    const invoiceNumber = await app.store.update((state) => {
+      const now = sandboxNow(state);
+      const invoice = createInvoice(state, kind, request, result.data, now);
+      // Issues the invoice at once when its release date has passed, notifying the customer.
+      tick(state, now);
+      return invoice.invoiceNumber;
+    });
+    // The service answers with a bare JSON number; the digits are written as text so none is rounded.
+    return { status: 201, json: invoiceNumber };
+  };
+}
+
+function refund(app: SandboxApp): Handler {
+  return async ({ params, readJson }) => {
+    const invoiceNumber = params.invoiceNumber ?? '';
+    if (!validate(invoiceNumberSchema, invoiceNumber).success) throw invoiceNotFound(invoiceNumber);
+    const request = await readJson({ required: true });
+    const result = validate(refundSchema, request);
+    if (!result.success) throw validationError(result.issues);
+    await app.store.update((state) => refundInvoice(state, invoiceNumber, result.data, sandboxNow(state)));
+    return jsonReply(200, {});
+  };
+}
+
+/** The service's routes; both statistics paths of section 4.1 answer the same. */
+export function serviceRoutes(app: SandboxApp): Route[] {
+  return [
+    { path: '/invoice-api/invoices/statistics', scope: 'service', methods: { GET: statistics(app) } },
+    { path: '/invoice-api/invoice-statistics', scope: 'service', methods: { GET: statistics(app) } },
+    { path: '/invoice-api/invoices/single', scope: 'service', methods: { POST: create(app, 'single') } },
+    { path: '/invoice-api/invoices/recurring', scope: 'service', methods: { POST: create(app, 'recurring') } },
+    { path: '/invoice-api/invoices/:invoiceNumber/refund', scope: 'service', methods: { POST: refund(app) } },
+  ];
+}

@@ -1,0 +1,206 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { serviceErrorCodes, type FaultKind } from '../schemas/index.js';
+import type { SandboxApp } from './app.js';
+import { authorizationProblem } from './auth.js';
+import { sandboxNow } from './clock.js';
+import { ClientGoneError, SandboxHttpError, forbiddenCode, readJsonBody, type Reply } from './http.js';
+import { matchRoute, pathSegments, type Method, type Route } from './router.js';
+
+/** What the sandbox reports as it runs: each request answered, and each unexpected failure. */
+export type SandboxLogEvent =
+  | { type: 'request'; method: string; path: string; status: number | 'dropped'; ms: number }
+  | { type: 'error'; error: unknown };
+
+/** How long a connection answered with 413 keeps draining the client's body before it is closed. */
+const lingerMs = 1000;
+
+/** The sandbox's own code for a request that is not HTTP the server can read. */
+const badRequestCode = 'BAD_REQUEST';
+
+/** What a request comes to: a reply, or a dropped connection (an injected fault, or a client that left). */
+type Outcome = { reply: Reply } | { drop: true };
+
+/** True for an address on this machine: the admin API answers only those. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const ipv4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return ipv4.startsWith('127.') || address === '::1';
+}
+
+/** The HTTP server and how to stop it: no new connections, idle and draining ones closed, busy ones finished. */
+export interface SandboxServer {
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** The HTTP server of the sandbox: routes, checks, injected faults and error bodies. It never throws. */
+export function createSandboxServer(
+  app: SandboxApp,
+  routes: Route[],
+  log: (event: SandboxLogEvent) => void,
+): SandboxServer {
+  const lingering = new Set<Socket>();
+  const report = (event: SandboxLogEvent) => {
+    try {
+      log(event);
+    } catch {
+      // A failing logger must not take the server down.
+    }
+  };
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    handle(app, routes, req, report)
+      .then((outcome) => {
+        const status = 'drop' in outcome ? 'dropped' : outcome.reply.status;
+        const ms = performance.now() - started;
+        report({ type: 'request', method: req.method ?? '?', path: req.url ?? '?', status, ms });
+        if ('drop' in outcome) req.socket.destroy();
+        else send(req, res, outcome.reply, lingering);
+      })
+      .catch(() => req.socket.destroy());
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerUnreadable(error, socket));
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      // A connection still draining a refused body has nothing more to say.
+      lingering.forEach((socket) => socket.destroy());
+    }));
+  return { server, close };
+}
+
+async function handle(
+  app: SandboxApp,
+  routes: Route[],
+  req: IncomingMessage,
+  log: (event: SandboxLogEvent) => void,
+): Promise<Outcome> {
+  try {
+    return await dispatch(app, routes, req);
+  } catch (error) {
+    if (error instanceof SandboxHttpError) return { reply: error.toReply() };
+    if (error instanceof ClientGoneError) return { drop: true };
+    log({ type: 'error', error });
+    return { reply: internalError().toReply() };
+  }
+}
+
+async function dispatch(app: SandboxApp, routes: Route[], req: IncomingMessage): Promise<Outcome> {
+  const segments = pathSegments(req.url);
+  if (segments?.[0] === '__sandbox' && !isLoopback(req.socket.remoteAddress)) {
+    throw new SandboxHttpError(403, forbiddenCode, 'The sandbox admin API answers only requests from this machine.');
+  }
+  const match = segments && matchRoute(routes, segments);
+  if (!match) {
+    const path = (req.url ?? '').split('?', 1)[0]?.slice(0, 200);
+    throw new SandboxHttpError(404, serviceErrorCodes.notFound, `The sandbox has no route ${path}.`);
+  }
+  const { route, params } = match;
+  const method = req.method as Method;
+  const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
+  if (!handler) {
+    const allowed = Object.keys(route.methods).join(', ');
+    throw new SandboxHttpError(405, serviceErrorCodes.methodNotAllowed, `Use ${allowed} on ${route.path}.`, {
+      headers: { allow: allowed },
+    });
+  }
+  if (route.scope === 'service') await authenticate(app, req);
+  await app.tick();
+  // Faults come after the token check (an unauthenticated caller never sees them) and before the body is read.
+  const fault = route.scope === 'service' ? await injectFault(app) : undefined;
+  if (fault === 'drop') return { drop: true };
+  const reply = await handler({
+    req,
+    params,
+    readJson: (options) => readJsonBody(req, { required: options?.required ?? false }),
+  });
+  // The operation has committed; the client never learns it did.
+  if (fault === 'drop-after-commit' && reply.status < 400) return { drop: true };
+  return { reply };
+}
+
+async function authenticate(app: SandboxApp, req: IncomingMessage): Promise<void> {
+  const state = await app.store.read();
+  const problem = authorizationProblem(req.headers.authorization, app.token, state, sandboxNow(state));
+  if (problem) {
+    throw new SandboxHttpError(401, serviceErrorCodes.unauthorized, problem, {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+  }
+}
+
+/** Waits the configured latency, then draws this request's fault; faults answered at once are thrown. */
+async function injectFault(app: SandboxApp): Promise<FaultKind | undefined> {
+  const { latencyMs } = app.faults.settings;
+  if (latencyMs > 0) await delay(latencyMs);
+  const fault = app.faults.draw();
+  const retryLater = { headers: { 'retry-after': '1' } };
+  switch (fault) {
+    case '500':
+      throw internalError();
+    case '503':
+      throw new SandboxHttpError(
+        503,
+        serviceErrorCodes.unavailable,
+        'The service is unavailable (injected fault).',
+        retryLater,
+      );
+    case '429':
+      throw new SandboxHttpError(429, serviceErrorCodes.rateLimited, 'Too many requests (injected fault).', retryLater);
+    default:
+      return fault;
+  }
+}
+
+function internalError(): SandboxHttpError {
+  return new SandboxHttpError(500, serviceErrorCodes.internal, 'The service failed unexpectedly.');
+}
+
+function send(req: IncomingMessage, res: ServerResponse, reply: Reply, lingering: Set<Socket>): void {
+  if (res.destroyed || req.socket.destroyed) return;
+  res.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(reply.json),
+    ...reply.headers,
+    ...(reply.closeConnection ? { connection: 'close' } : {}),
+  });
+  if (reply.closeConnection) closeAfterAnswer(req, lingering);
+  res.end(reply.json);
+}
+
+/**
+ * Closes a connection whose request body was not read to its end. Closing a socket with unread bytes makes the
+ * kernel send RST, which can wipe our answer before the client reads it; so we half-close, throw away what the
+ * client is still sending for a moment, and only then destroy the socket.
+ */
+function closeAfterAnswer(req: IncomingMessage, lingering: Set<Socket>): void {
+  const socket = req.socket;
+  req.resume();
+  lingering.add(socket);
+  socket.once('close', () => lingering.delete(socket));
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), lingerMs).unref();
+  };
+}
+
+/** Answers a request the HTTP parser could not read (bad syntax, headers too large). */
+function answerUnreadable(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify(
+    new SandboxHttpError(status, badRequestCode, 'The request is not HTTP/1.1 the sandbox can read.').toBody(),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `connection: close\r\n\r\n${body}`,
+  );
+}

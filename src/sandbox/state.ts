@@ -1,0 +1,117 @@
+import type { Invoice, InvoiceKind, SandboxInvoiceStatus } from '../schemas/index.js';
+
+// The sandbox's whole state: plain JSON, so it can be kept in memory or in a file shared between processes.
+
+export type InvoiceStatus = SandboxInvoiceStatus;
+
+/** A refund the sandbox accepted. */
+export interface RefundRecord {
+  amount: number;
+  reason: string;
+  orderReferenceNumber: string;
+  at: string;
+}
+
+/** An invoice as the sandbox keeps it. */
+export interface StoredInvoice {
+  invoiceNumber: string;
+  kind: InvoiceKind;
+  status: InvoiceStatus;
+  /** The request body exactly as received (parsed JSON, before the schema's transforms). */
+  request: unknown;
+  /** The request after validation: trimmed text, booleans for "true"/"false", and so on. */
+  invoice: Invoice;
+  createdAt: string;
+  amount: number;
+  businessReference?: string;
+  sendingDate: string;
+  expiryDate: string;
+  releaseDate: string;
+  /** Recorded for recurring invoices only; the sandbox does not generate later cycles. */
+  cycle?: { cycleType: string; cycleValue: number };
+  /** Set by payment, or at creation for PUSH_TO_SERVICE_PAY (the customer pays with it at a retail point). */
+  orderReferenceNumber?: string;
+  /** When the customer was notified; absent until the release date has passed. */
+  issuedAt?: string;
+  paidAt?: string;
+  canceledAt?: string;
+  expiredAt?: string;
+  refunds: RefundRecord[];
+}
+
+/** An SMS or e-mail the service would have sent. */
+export interface OutboxMessage {
+  to: 'customer' | 'merchant';
+  channel: 'SMS' | 'EMAIL';
+  address: string;
+  lang: string;
+  invoiceNumber: string;
+  text: string;
+  at: string;
+}
+
+/** A token issued through the admin API; it expires by sandbox time. */
+export interface IssuedToken {
+  token: string;
+  expiresAt: string;
+}
+
+export interface SandboxState {
+  version: 1;
+  /** Decimal digits, kept as text so numbers past 2^53 stay exact. */
+  nextInvoiceNumber: string;
+  nextOrderReference: string;
+  /** Sandbox time = real time + this offset. */
+  clockOffsetMs: number;
+  invoices: StoredInvoice[];
+  outbox: OutboxMessage[];
+  tokens: IssuedToken[];
+}
+
+/** The first order reference number handed out by a new state. */
+export const firstOrderReference = '3712350';
+
+/** A state with no invoices, numbering from `firstInvoiceNumber`. */
+export function emptyState(firstInvoiceNumber: string): SandboxState {
+  return {
+    version: 1,
+    nextInvoiceNumber: firstInvoiceNumber,
+    nextOrderReference: firstOrderReference,
+    clockOffsetMs: 0,
+    invoices: [],
+    outbox: [],
+    tokens: [],
+  };
+}
+
+/** The next number of a decimal counter kept as text. */
+export function incrementDigits(digits: string): string {
+  return (BigInt(digits) + 1n).toString();
+}
+
+/** A state file that cannot be read as a sandbox state. */
+export class StateFileError extends Error {}
+
+/** Reads a state file's text; throws StateFileError when it is not a sandbox state. */
+export function parseState(text: string, file: string): SandboxState {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new StateFileError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const state = parsed as Partial<SandboxState> | null;
+  const looksRight =
+    typeof state === 'object' &&
+    state !== null &&
+    state.version === 1 &&
+    typeof state.nextInvoiceNumber === 'string' &&
+    /^\d+$/.test(state.nextInvoiceNumber) &&
+    typeof state.nextOrderReference === 'string' &&
+    typeof state.clockOffsetMs === 'number' &&
+    Array.isArray(state.invoices) &&
+    Array.isArray(state.outbox) &&
+    Array.isArray(state.tokens);
+  if (!looksRight) throw new StateFileError(`${file} is not a sandbox state file (version 1)`);
+  return state as SandboxState;
+}

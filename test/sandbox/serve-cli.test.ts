@@ -1,0 +1,165 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseFaultFlags, serveSandbox } from '../../src/commands/sandbox/serve.js';
+import { UsageError } from '../../src/errors.js';
+import { statisticsSchema } from '../../src/schemas/index.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { binPath, runCli, tempHome } from '../helpers/cli.js';
+import { call, createInvoice, singleInvoice } from './support.js';
+
+interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  firstLine: string;
+  output: () => string;
+  stderr: () => string;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+
+/** Spawns `einvoice sandbox serve ...args` and resolves with its first stdout line. */
+async function serve(args: string[]): Promise<ServeProcess> {
+  const home = tempHome();
+  const child = spawn(process.execPath, [binPath, 'sandbox', 'serve', ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '', HOME: home, CI: 'true' },
+    stdio: 'pipe',
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
+    });
+    child.on('close', (code) => reject(new Error(`serve exited with ${code} before printing: ${stderr}`)));
+  });
+  return { child, firstLine, output: () => stdout, stderr: () => stderr };
+}
+
+/** Sends a signal and resolves with the exit code. */
+async function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGTERM') {
+  child.kill(signal);
+  const [code, exitSignal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  return { code, signal: exitSignal };
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('einvoice sandbox serve', () => {
+  it('prints one JSON line with --json, serves on it, and exits 0 on SIGTERM', async () => {
+    const served = await serve(['--port', '0', '--json']);
+    const sandbox = JSON.parse(served.firstLine) as RunningSandbox;
+    expect(Object.keys(sandbox).sort()).toEqual(['token', 'url']);
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await call(sandbox, 'GET', '/invoice-api/invoices/statistics');
+    expect(statisticsSchema.parse(response.body).allInvoices.totalCount).toBe(0);
+    expect(await stop(served.child)).toEqual({ code: 0, signal: null });
+    expect(served.output()).toBe(`${served.firstLine}\n`);
+  });
+
+  it('prints where it listens first, then the token, and exits 0 on SIGINT', async () => {
+    const served = await serve(['--port', '0', '--token', 'local-dev', '--demo', '--fault', '503=0.5', '--seed', '7']);
+    const match = /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(served.firstLine);
+    expect(match).not.toBeNull();
+    const url = match?.[1] ?? '';
+    const faults = await call({ url, token: 'local-dev', close: async () => {} }, 'GET', '/__sandbox/faults');
+    expect(faults.body).toEqual({ latencyMs: 0, faults: { '503': 0.5 }, seed: 7 });
+    expect(await stop(served.child, 'SIGINT')).toEqual({ code: 0, signal: null });
+    expect(served.output()).toMatch(/\nToken: local-dev\n/);
+  });
+
+  it('shares a state file between two processes without losing an invoice', async () => {
+    const stateFile = join(tempHome(), 'shared', 'sandbox.json');
+    const servers = await Promise.all([0, 1].map(() => serve(['--port', '0', '--json', '--state', stateFile])));
+    const sandboxes = servers.map((served) => JSON.parse(served.firstLine) as RunningSandbox);
+    const numbers = await Promise.all(
+      sandboxes.flatMap((sandbox, server) =>
+        Array.from({ length: 10 }, (_, i) =>
+          createInvoice(sandbox, 'single', singleInvoice({ businessReference: `P${server}-${i}` })),
+        ),
+      ),
+    );
+    expect(new Set(numbers).size).toBe(20);
+    for (const sandbox of sandboxes) {
+      const stats = await call(sandbox, 'GET', '/invoice-api/invoices/statistics');
+      expect(stats.body.allInvoices.totalCount).toBe(20);
+    }
+    for (const served of servers) expect((await stop(served.child)).code).toBe(0);
+  });
+
+  it('exits 2 when the port is taken or the state file is not a sandbox state', async () => {
+    const taken = await startSandbox();
+    try {
+      const busy = await runCli(['sandbox', 'serve', '--port', new URL(taken.url).port]);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toMatch(/already in use/);
+    } finally {
+      await taken.close();
+    }
+    const home = tempHome();
+    writeFileSync(join(home, 'state.json'), '[1, 2, 3]');
+    const corrupt = await runCli(['sandbox', 'serve', '--port', '0', '--state', 'state.json'], { env: { HOME: home } });
+    expect(corrupt.code).toBe(2);
+    expect(corrupt.stderr).toMatch(/not a sandbox state file/);
+  });
+
+  it('exits 2 naming --fault when a fault flag is wrong', async () => {
+    const result = await runCli(['sandbox', 'serve', '--port', '0', '--fault', 'boom=1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--fault');
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('serveSandbox', () => {
+  it('serves until the stop it is given, then closes the sandbox', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const context = { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: tempHome() };
+    let stopServing = () => {};
+    const stopped = new Promise<void>((resolve) => (stopServing = resolve));
+    let disposed = false;
+    const serving = serveSandbox(
+      { port: 0, host: '127.0.0.1', json: true, input: false, color: false, token: 'in-process' },
+      context,
+      () => ({ stopped, dispose: () => (disposed = true) }),
+    );
+    const [line] = (await once(stdout, 'data')) as [Buffer];
+    const sandbox = JSON.parse(line.toString()) as RunningSandbox;
+    expect(sandbox.token).toBe('in-process');
+    expect((await call(sandbox, 'GET', '/invoice-api/invoices/statistics')).status).toBe(200);
+    stopServing();
+    await serving;
+    expect(disposed).toBe(true);
+    await expect(fetch(`${sandbox.url}/__sandbox/clock`)).rejects.toThrow();
+  });
+});
+
+describe('parseFaultFlags', () => {
+  it('reads KIND=RATE flags, latency and seed', () => {
+    expect(parseFaultFlags({ fault: ['503=0.05', 'drop-after-commit=0.02', '503=0.1'], latency: 20, seed: 7 })).toEqual(
+      { faults: { '503': 0.1, 'drop-after-commit': 0.02 }, latencyMs: 20, seed: 7 },
+    );
+  });
+
+  it.each([['503'], ['503='], ['nope=0.1'], ['503=2'], ['503=abc'], ['500=0.6', '503=0.6']])(
+    'refuses %s with an issue on --fault',
+    (...fault) => {
+      try {
+        parseFaultFlags({ fault });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        expect((error as UsageError).issues.map((issue) => issue.path)).toContain('--fault');
+      }
+    },
+  );
+});
