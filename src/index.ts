@@ -15,8 +15,8 @@ export async function main(argv: string[], context: CommandContext = processCont
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const { printError } = await import('./output/errors.js');
-    const verbose = Boolean(program.opts().verbose);
-    printError(error, context, { verbose });
+    const { verbose, color } = program.opts<{ verbose?: boolean; color?: boolean }>();
+    printError(error, context, { verbose: Boolean(verbose), color: color !== false });
     return error instanceof EinvoiceError ? error.exitCode : ExitCode.Internal;
   }
 }

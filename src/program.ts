@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { CommandContext, GlobalOptions } from './context.js';
+import { addCreateCommands } from './commands/create/index.js';
 import { version } from './version.js';
 
 // Declares every command and flag; implementations are imported only when their command runs, so `--help`
@@ -52,12 +53,17 @@ export function buildProgram(context: CommandContext): Command {
       writeErr: (text) => context.stderr.write(text),
     });
 
-  const globals = (command: Command) => command.optsWithGlobals<GlobalOptions>();
+  // Commander merges the root's options into each command's; the command file's own type names its flags.
+  const globals = <T extends object = object>(command: Command) => command.optsWithGlobals<GlobalOptions & T>();
 
   program
     .command('stats')
     .description('show counts and amounts of your invoices by status')
-    .option('--fail-if <condition>', "exit 7 when a condition holds, e.g. 'expired.count>0' or 'unpaid.amount>=5000'")
+    .option(
+      '--fail-if <condition>',
+      "exit 7 when a condition holds, e.g. 'expired.count>0' or 'unpaid.amount>=5000' (repeatable)",
+      collect,
+    )
     .addHelpText(
       'after',
       `
@@ -93,6 +99,8 @@ Examples:
       const { refund } = await import('./commands/refund.js');
       await refund({ ...globals(command), invoiceNumber }, context);
     });
+
+  addCreateCommands(program, context);
 
   const sandbox = program
     .command('sandbox')
@@ -150,7 +158,7 @@ Examples:
     .option('--by <duration>', 'how far to move the clock: 30d, 12h, 2w, ...', '30d')
     .action(async (_options, command: Command) => {
       const { advanceSandboxClock } = await import('./commands/sandbox/admin.js');
-      await advanceSandboxClock(globals(command), context);
+      await advanceSandboxClock(globals<{ by: string }>(command), context);
     });
 
   sandbox
@@ -168,6 +176,23 @@ Examples:
     .action(async (_options, command: Command) => {
       const { showConfig } = await import('./commands/config/show.js');
       await showConfig(globals(command), context);
+    });
+
+  program
+    .command('completion')
+    .description('print a shell completion script for bash, zsh or fish')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice completion bash > ~/.local/share/bash-completion/completions/einvoice
+  $ einvoice completion zsh > "\${fpath[1]}/_einvoice"
+  $ einvoice completion fish > ~/.config/fish/completions/einvoice.fish`,
+    )
+    .action(async (shell: string) => {
+      const { printCompletion } = await import('./commands/completion.js');
+      printCompletion(shell, program, context);
     });
 
   return program;

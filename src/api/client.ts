@@ -1,0 +1,223 @@
+import got, { HTTPError, RequestError, type Got, type Response } from 'got';
+import { AuthError, EinvoiceError, ExitCode, UsageError } from '../errors.js';
+import {
+  invoiceNumberSchema,
+  parseCreatedInvoiceNumber,
+  statisticsSchema,
+  validate,
+  type Invoice,
+  type InvoiceKind,
+  type Refund,
+  type Statistics,
+} from '../schemas/index.js';
+import { version } from '../version.js';
+import type { ZodType } from 'zod';
+import { toServiceError } from './service-errors.js';
+
+/** The paths of the service's operations, relative to the base URL. */
+export const servicePaths = {
+  statistics: 'invoice-api/invoices/statistics',
+  /** The path the spec's sample-response panel shows; tried when the first answers 404. */
+  statisticsFallback: 'invoice-api/invoice-statistics',
+  createInvoice: (kind: InvoiceKind) => `invoice-api/invoices/${kind}`,
+  refund: (invoiceNumber: string) => `invoice-api/invoices/${encodeURIComponent(invoiceNumber)}/refund`,
+} as const;
+
+export interface ClientOptions {
+  /** Base URL of the service, e.g. https://staging.example.com. */
+  baseUrl: string;
+  /** The bearer token, or a function that reads it when the first request is sent. */
+  token: string | (() => Promise<string>);
+  /** Name of the environment, used in error messages. */
+  environment?: string;
+  /** Time-out of one request in milliseconds (default 30 s). */
+  timeoutMs?: number;
+  /** How often a GET is retried on network errors, 429 and 5xx (default 2). */
+  getRetries?: number;
+  /** Receives one line per request and response, with secrets redacted (for --verbose). */
+  log?: (line: string) => void;
+  /** How to set the token, shown with a 401. */
+  tokenHint?: string;
+}
+
+/** The service's operations, one typed function each. */
+export interface InvoiceClient {
+  readonly baseUrl: string;
+  getStatistics(): Promise<Statistics>;
+  refundInvoice(invoiceNumber: string, refund: Refund): Promise<void>;
+  /** Creates an invoice and returns its number exactly as the service wrote it. */
+  createInvoice(kind: InvoiceKind, invoice: Invoice): Promise<{ invoiceNumber: string }>;
+}
+
+/** Creates a client for one environment of the service. */
+export function createClient(options: ClientOptions): InvoiceClient {
+  const baseUrl = checkedBaseUrl(options.baseUrl);
+  const readToken = typeof options.token === 'string' ? () => Promise.resolve(options.token as string) : options.token;
+  let tokenPromise: Promise<string> | undefined;
+  const token = () => (tokenPromise ??= readToken());
+  const environment = options.environment ?? 'selected';
+  const http = createHttp(baseUrl, options, token);
+
+  const send = async <T>(request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      throw toClientError(error, environment, options.tokenHint);
+    }
+  };
+
+  return {
+    baseUrl,
+    async getStatistics() {
+      const response = await send(async () => {
+        try {
+          return await http.get(servicePaths.statistics);
+        } catch (error) {
+          if (error instanceof HTTPError && error.response.statusCode === 404) {
+            return await http.get(servicePaths.statisticsFallback);
+          }
+          throw error;
+        }
+      });
+      return parseBody(response, statisticsSchema, 'statistics');
+    },
+
+    async refundInvoice(invoiceNumber, refund) {
+      const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
+      await send(() => http.post(path, { json: refund, retry: { limit: 0 } }));
+    },
+
+    async createInvoice(kind, invoice) {
+      const response = await send(() =>
+        http.post(servicePaths.createInvoice(kind), { json: invoice, retry: { limit: 0 } }),
+      );
+      const invoiceNumber = parseCreatedInvoiceNumber(response.body);
+      if (invoiceNumber === undefined) {
+        throw unexpectedResponse(`the body of a created invoice is not an invoice number: ${preview(response.body)}`);
+      }
+      return { invoiceNumber };
+    },
+  };
+}
+
+function createHttp(baseUrl: string, options: ClientOptions, token: () => Promise<string>): Got {
+  const log = options.log;
+  const started = new WeakMap<object, number>();
+  const serviceOrigin = new URL(baseUrl).origin;
+  return got.extend({
+    prefixUrl: baseUrl,
+    headers: { 'user-agent': `einvoice/${version}`, accept: 'application/json' },
+    responseType: 'text',
+    timeout: { request: options.timeoutMs ?? 30_000 },
+    retry: {
+      limit: options.getRetries ?? 2,
+      methods: ['GET'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      backoffLimit: 10_000,
+      noise: 100,
+    },
+    hooks: {
+      beforeRequest: [
+        async (request) => {
+          // This hook runs again for each redirect: got has dropped the header for another origin, keep it dropped.
+          if (new URL(String(request.url)).origin === serviceOrigin) {
+            request.headers.authorization = `Bearer ${await token()}`;
+          }
+          started.set(request, Date.now());
+          log?.(`> ${request.method} ${String(request.url)}`);
+        },
+      ],
+      beforeRetry: [
+        (error, retryCount) => {
+          log?.(`retry ${retryCount} after ${error.response ? `HTTP ${error.response.statusCode}` : error.code}`);
+        },
+      ],
+      afterResponse: [
+        (response) => {
+          const since = started.get(response.request.options);
+          const took = since === undefined ? '' : ` (${Date.now() - since} ms)`;
+          log?.(
+            `< ${response.statusCode} ${response.statusMessage ?? ''}${took} ${response.request.options.method} ${response.url}`,
+          );
+          return response;
+        },
+      ],
+    },
+  });
+}
+
+function checkedBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`The base URL "${baseUrl}" is not a URL.`, {
+      hint: 'Use a full URL such as https://staging.example.com.',
+    });
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw new UsageError(`Refusing to send a token over plain http to ${url.host}.`, {
+      hint: 'Use an https:// base URL; plain http is allowed only for a service on this machine (127.0.0.1, localhost).',
+    });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`The base URL "${baseUrl}" must start with https://.`);
+  }
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+/** True for addresses of this machine, where plain http does not cross a network. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function checkedInvoiceNumber(invoiceNumber: string): string {
+  const result = validate(invoiceNumberSchema, invoiceNumber);
+  if (!result.success) {
+    throw new UsageError(`"${invoiceNumber}" is not an invoice number.`, {
+      issues: result.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
+    });
+  }
+  return result.data;
+}
+
+function parseBody<T>(response: Response<string>, schema: ZodType<T>, what: string): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(response.body);
+  } catch {
+    throw unexpectedResponse(`the ${what} are not JSON: ${preview(response.body)}`);
+  }
+  const result = validate(schema, json);
+  if (!result.success) {
+    const first = result.issues[0];
+    throw unexpectedResponse(`the ${what} do not have the documented shape (${first?.path}: ${first?.message})`);
+  }
+  return result.data;
+}
+
+function unexpectedResponse(detail: string): EinvoiceError {
+  return new EinvoiceError(`The service sent an unexpected response: ${detail}.`, ExitCode.Unavailable);
+}
+
+function preview(body: string): string {
+  const oneLine = body.replace(/\s+/g, ' ').trim();
+  return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine || '(empty)';
+}
+
+function toClientError(error: unknown, environment: string, tokenHint: string | undefined): unknown {
+  if (error instanceof EinvoiceError) return error;
+  // got wraps what a hook throws (reading the token failed): that error, not a network failure, is what happened.
+  if (error instanceof RequestError && error.cause instanceof EinvoiceError) return error.cause;
+  if (error instanceof HTTPError && error.response.statusCode === 401) {
+    return new AuthError(
+      `The ${environment} environment rejected the token (401 Unauthorized): it is missing, wrong or expired.`,
+      {
+        hint: tokenHint,
+      },
+    );
+  }
+  if (error instanceof RequestError) return toServiceError(error);
+  return error;
+}

@@ -1,0 +1,71 @@
+import type { Profile } from '../config/profile.js';
+import { tokenHint } from '../config/profile.js';
+import { sandboxStateFile } from '../config/paths.js';
+import { createClient, isLoopback, type InvoiceClient } from './client.js';
+import { createSandboxAdmin } from './sandbox-admin.js';
+import { UsageError } from '../errors.js';
+
+/** A client for the selected environment, and how to let go of it. */
+export interface ServiceConnection {
+  client: InvoiceClient;
+  /** Where requests go: the base URL, or the embedded sandbox's address while it runs. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  timeoutMs?: number;
+  log?: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Connects to the profile's service. For the built-in sandbox with no base URL, the sandbox is started in this
+ * process on a loopback port, over the merchant's sandbox state file, and stopped by `close()`.
+ */
+export async function connectToService(profile: Profile, options: ConnectOptions): Promise<ServiceConnection> {
+  const common = {
+    environment: profile.name,
+    timeoutMs: options.timeoutMs,
+    log: options.log,
+    tokenHint: tokenHint(profile),
+  };
+  if (profile.isEmbeddedSandbox) {
+    const sandbox = await startEmbeddedSandbox(options.env);
+    return {
+      client: createClient({ ...common, baseUrl: sandbox.url, token: sandbox.token }),
+      baseUrl: sandbox.url,
+      close: () => sandbox.close(),
+    };
+  }
+  const baseUrl = profile.baseUrl as string;
+  return {
+    client: createClient({ ...common, baseUrl, token: profile.readToken }),
+    baseUrl,
+    close: () => Promise.resolve(),
+  };
+}
+
+/** Starts the sandbox in this process over the merchant's sandbox state file (a new one gets the demo invoices). */
+async function startEmbeddedSandbox(env: NodeJS.ProcessEnv) {
+  const { startSandbox } = await import('../sandbox/index.js');
+  return startSandbox({ stateFile: sandboxStateFile(env), demo: true });
+}
+
+/**
+ * Connects to the admin API of the selected sandbox: the embedded one, or a sandbox served on this machine.
+ * Any other environment is refused, so a real service is never sent sandbox commands.
+ */
+export async function connectToSandboxAdmin(profile: Profile, env: NodeJS.ProcessEnv) {
+  if (profile.isEmbeddedSandbox) {
+    const sandbox = await startEmbeddedSandbox(env);
+    return { admin: createSandboxAdmin(sandbox.url), baseUrl: sandbox.url, close: () => sandbox.close() };
+  }
+  const baseUrl = profile.baseUrl as string;
+  if (!isLoopback(new URL(baseUrl).hostname)) {
+    throw new UsageError(`The ${profile.name} environment (${baseUrl}) is not a sandbox on this machine.`, {
+      hint: 'Sandbox commands work with --env sandbox, or an environment whose baseUrl is a sandbox on 127.0.0.1.',
+    });
+  }
+  return { admin: createSandboxAdmin(baseUrl), baseUrl, close: () => Promise.resolve() };
+}

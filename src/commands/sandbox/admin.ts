@@ -1,0 +1,106 @@
+import { connectToSandboxAdmin } from '../../api/service.js';
+import type { CommandContext, GlobalOptions } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { toJson } from '../../output/format.js';
+import { durationSchema, invoiceNumberSchema, validate } from '../../schemas/index.js';
+import { openSession, type Session } from '../../session.js';
+
+/** Runs `task` against the selected sandbox's admin API, then lets go of it. */
+async function withSandbox<T>(
+  options: GlobalOptions,
+  context: CommandContext,
+  task: (admin: Awaited<ReturnType<typeof connectToSandboxAdmin>>['admin'], session: Session) => Promise<T>,
+): Promise<T> {
+  const session = await openSession(options, context);
+  const connection = await connectToSandboxAdmin(session.profile, context.env);
+  try {
+    return await task(connection.admin, session);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** `einvoice sandbox pay|cancel <invoiceNumber>`: settles an unpaid invoice as its customer would. */
+export async function settleSandboxInvoice(
+  action: 'pay' | 'cancel',
+  options: GlobalOptions & { invoiceNumber: string },
+  context: CommandContext,
+): Promise<void> {
+  const checked = validate(invoiceNumberSchema, options.invoiceNumber);
+  if (!checked.success) {
+    throw new UsageError(`"${options.invoiceNumber}" is not an invoice number.`, {
+      issues: checked.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
+    });
+  }
+  await withSandbox(options, context, async (admin, { terminal }) => {
+    if (action === 'pay') {
+      const paid = await admin.pay(checked.data);
+      terminal.data(
+        terminal.json
+          ? toJson(paid)
+          : `${terminal.out.green('✔')} Invoice ${paid.invoiceNumber} is PAID; order reference number ${paid.orderReferenceNumber}.`,
+      );
+    } else {
+      const canceled = await admin.cancel(checked.data);
+      terminal.data(
+        terminal.json ? toJson(canceled) : `${terminal.out.green('✔')} Invoice ${canceled.invoiceNumber} is CANCELED.`,
+      );
+    }
+  });
+}
+
+/** `einvoice sandbox expire [--by 30d]`: moves the sandbox's clock so that invoices due by then expire. */
+export async function advanceSandboxClock(
+  options: GlobalOptions & { by: string },
+  context: CommandContext,
+): Promise<void> {
+  const checked = validate(durationSchema, options.by);
+  if (!checked.success) {
+    throw new UsageError(`Invalid --by "${options.by}".`, {
+      issues: checked.issues.map((issue) => ({ ...issue, path: '--by' })),
+    });
+  }
+  await withSandbox(options, context, async (admin, { terminal }) => {
+    const clock = await admin.advanceClock(checked.data);
+    terminal.data(
+      terminal.json
+        ? toJson(clock)
+        : `Sandbox clock is now ${clock.now}; ${clock.expired.length === 0 ? 'no invoice expired' : `expired: ${clock.expired.join(', ')}`}.`,
+    );
+  });
+}
+
+/** `einvoice sandbox outbox`: the SMS and e-mails the sandbox sent in place of the real service. */
+export async function showSandboxOutbox(options: GlobalOptions, context: CommandContext): Promise<void> {
+  await withSandbox(options, context, async (admin, { terminal }) => {
+    const { messages } = await admin.outbox();
+    if (terminal.json) {
+      terminal.data(toJson({ messages }));
+      return;
+    }
+    if (messages.length === 0) {
+      terminal.info('The outbox is empty.');
+      return;
+    }
+    for (const message of messages) {
+      terminal.data(
+        `${message.at}  ${message.channel.padEnd(5)} to ${message.to} ${message.address}  invoice ${message.invoiceNumber} [${message.lang}]\n  ${message.text}`,
+      );
+    }
+  });
+}
+
+/** `einvoice sandbox reset [--empty]`: starts over with the demo invoices, or with none. */
+export async function resetSandbox(
+  options: GlobalOptions & { empty?: boolean },
+  context: CommandContext,
+): Promise<void> {
+  await withSandbox(options, context, async (admin, { terminal }) => {
+    const result = await admin.reset(!options.empty);
+    terminal.data(
+      terminal.json
+        ? toJson(result)
+        : `${terminal.out.green('✔')} Sandbox reset: ${result.invoices === 0 ? 'no invoices' : `${result.invoices} demo invoices`}.`,
+    );
+  });
+}

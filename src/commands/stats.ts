@@ -1,0 +1,57 @@
+import type { CommandContext, GlobalOptions } from '../context.js';
+import { ConditionError, UsageError } from '../errors.js';
+import { withSpinner } from '../output/spinner.js';
+import { toJson } from '../output/format.js';
+import { renderStatsTable } from '../output/stats-table.js';
+import {
+  conditionHolds,
+  statsConditionSchema,
+  validate,
+  type Statistics,
+  type StatsCondition,
+} from '../schemas/index.js';
+import { openSession } from '../session.js';
+
+export interface StatsOptions extends GlobalOptions {
+  failIf?: string[];
+}
+
+/** `einvoice stats`: reads the statistics, prints them, and fails when a --fail-if condition holds. */
+export async function stats(options: StatsOptions, context: CommandContext): Promise<void> {
+  const conditions = parseConditions(options.failIf ?? []);
+  const { terminal, connect } = await openSession(options, context);
+
+  const service = await connect();
+  let statistics: Statistics;
+  try {
+    statistics = await withSpinner(terminal, context, 'Fetching invoice statistics', () =>
+      service.client.getStatistics(),
+    );
+  } finally {
+    await service.close();
+  }
+
+  terminal.data(terminal.json ? toJson(statistics) : renderStatsTable(statistics, terminal.out));
+
+  const held = conditions.filter((condition) =>
+    conditionHolds(condition, statistics[condition.group][condition.metric]),
+  );
+  if (held.length > 0) {
+    const described = held.map(
+      (condition) => `${condition.text} (is ${statistics[condition.group][condition.metric]})`,
+    );
+    throw new ConditionError(`--fail-if condition held: ${described.join('; ')}`);
+  }
+}
+
+function parseConditions(texts: string[]): StatsCondition[] {
+  return texts.map((text) => {
+    const result = validate(statsConditionSchema, text);
+    if (!result.success) {
+      throw new UsageError(`Invalid --fail-if condition "${text}".`, {
+        issues: result.issues.map((issue) => ({ ...issue, path: '--fail-if' })),
+      });
+    }
+    return result.data;
+  });
+}

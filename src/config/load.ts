@@ -1,0 +1,70 @@
+import { cosmiconfig } from 'cosmiconfig';
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { configSchema, validate, type Config } from '../schemas/index.js';
+
+const moduleName = 'einvoice';
+
+/** The places searched, in each folder from the working directory up to the home folder. */
+export const configSearchPlaces = [
+  'package.json',
+  '.einvoicerc',
+  '.einvoicerc.json',
+  '.einvoicerc.yaml',
+  '.einvoicerc.yml',
+  'einvoice.config.js',
+  'einvoice.config.mjs',
+  'einvoice.config.cjs',
+];
+
+/** A profile file once read and validated. */
+export interface LoadedConfig {
+  config: Config;
+  /** Absolute path of the file, or undefined when no file was found. */
+  filepath?: string;
+  /** True when the file can be read by group or others (it may hold a token). */
+  readableByOthers: boolean;
+}
+
+/**
+ * Finds and validates the profile file: `explicitPath` (from --config or EINVOICE_CONFIG) if given, else the first
+ * file found from `cwd` upwards. An invalid file is a usage error naming the file and each field.
+ */
+export async function loadConfig(cwd: string, explicitPath?: string): Promise<LoadedConfig> {
+  const explorer = cosmiconfig(moduleName, {
+    searchPlaces: configSearchPlaces,
+    searchStrategy: 'global',
+    stopDir: homedir(),
+    cache: false,
+  });
+  let result: { config: unknown; filepath: string; isEmpty?: boolean } | null;
+  try {
+    result = explicitPath ? await explorer.load(resolve(cwd, explicitPath)) : await explorer.search(cwd);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new UsageError(`Cannot read the profile file${explicitPath ? ` ${explicitPath}` : ''}: ${reason}`, {
+      cause: error,
+    });
+  }
+  if (!result) return { config: {}, readableByOthers: false };
+
+  const parsed = validate(configSchema, result.isEmpty ? {} : result.config);
+  if (!parsed.success) {
+    throw new UsageError(`The profile file ${result.filepath} is invalid.`, {
+      issues: parsed.issues,
+      hint: 'See .eintvoicerc.example for the shape of the file.',
+    });
+  }
+  return { config: parsed.data, filepath: result.filepath, readableByOthers: isReadableByOthers(result.filepath) };
+}
+
+function isReadableByOthers(filepath: string): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    return (statSync(filepath).mode & 0o044) !== 0;
+  } catch {
+    return false;
+  }
+}

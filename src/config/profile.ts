@@ -1,0 +1,174 @@
+import { AuthError, UsageError } from '../errors.js';
+import {
+  productionEnvironment,
+  sandboxEnvironment,
+  type Config,
+  type EnvironmentConfig,
+  type InvoiceDefaults,
+} from '../schemas/index.js';
+import { loadConfig } from './load.js';
+import { runTokenCommand } from './token-command.js';
+
+/** Where the token of the selected environment comes from. */
+export type TokenSource =
+  | { kind: 'env-override'; variable: 'EINVOICE_TOKEN' }
+  | { kind: 'file'; filepath: string }
+  | { kind: 'env'; variable: string }
+  | { kind: 'command'; command: string }
+  | { kind: 'embedded-sandbox' }
+  | { kind: 'none' };
+
+/** The environment a command talks to, with everything needed to reach it. */
+export interface Profile {
+  name: string;
+  /** Where the name came from: --env, EINVOICE_ENV, defaultEnv, or the built-in default. */
+  selectedBy: '--env' | 'EINVOICE_ENV' | 'defaultEnv' | 'default';
+  /** The service's base URL; undefined for the embedded sandbox. */
+  baseUrl?: string;
+  baseUrlSource?: 'file' | 'EINVOICE_BASE_URL';
+  configFile?: string;
+  /** True when the profile file holds a token (of any environment) and can be read by group or others. */
+  tokenFileReadableByOthers: boolean;
+  tokenSource: TokenSource;
+  defaults: InvoiceDefaults;
+  isProduction: boolean;
+  isEmbeddedSandbox: boolean;
+  /** Reads the token from its source; called only when a request is about to be sent. Never printed. */
+  readToken: () => Promise<string>;
+  /** A notice for stderr, such as the default environment having been chosen for the merchant. */
+  notice?: string;
+}
+
+export interface ProfileRequest {
+  env?: string;
+  config?: string;
+  cwd: string;
+  environment: NodeJS.ProcessEnv;
+}
+
+/** Selects the environment (--env, else EINVOICE_ENV, else defaultEnv, else sandbox) and resolves its settings. */
+export async function resolveProfile(request: ProfileRequest): Promise<Profile> {
+  const { environment } = request;
+  const loaded = await loadConfig(request.cwd, request.config ?? nonEmpty(environment.EINVOICE_CONFIG));
+  const { config, filepath } = loaded;
+
+  const explicit = nonEmpty(request.env) ?? nonEmpty(environment.EINVOICE_ENV);
+  const selectedBy: Profile['selectedBy'] = nonEmpty(request.env)
+    ? '--env'
+    : nonEmpty(environment.EINVOICE_ENV)
+      ? 'EINVOICE_ENV'
+      : config.defaultEnv
+        ? 'defaultEnv'
+        : 'default';
+  const name = explicit ?? config.defaultEnv ?? sandboxEnvironment;
+  const settings: EnvironmentConfig | undefined = config.environments?.[name];
+
+  if (!settings && name !== sandboxEnvironment) {
+    throw new UsageError(`Unknown environment "${name}".`, {
+      hint: filepath
+        ? `Environments in ${filepath}: ${knownEnvironments(config).join(', ')}.`
+        : `No profile file was found. Create .einvoicerc (see .eintvoicerc.example) with environments.${name}.baseUrl and a token, or use --env sandbox.`,
+    });
+  }
+
+  const overrideUrl = nonEmpty(environment.EINVOICE_BASE_URL);
+  const baseUrl = overrideUrl ?? settings?.baseUrl;
+  const isEmbeddedSandbox = name === sandboxEnvironment && !baseUrl;
+  const notice =
+    selectedBy === 'default'
+      ? `Using the built-in sandbox environment (${filepath ? `no defaultEnv in ${filepath}` : 'no profile file found'}); choose another with --env.`
+      : undefined;
+
+  const profile: Omit<Profile, 'readToken'> = {
+    name,
+    selectedBy,
+    baseUrl,
+    baseUrlSource: overrideUrl ? 'EINVOICE_BASE_URL' : baseUrl ? 'file' : undefined,
+    configFile: filepath,
+    // Any token in the file is exposed, not only the selected environment's.
+    tokenFileReadableByOthers:
+      loaded.readableByOthers && Object.values(config.environments ?? {}).some((environment) => environment.token),
+    tokenSource: isEmbeddedSandbox ? { kind: 'embedded-sandbox' } : tokenSourceOf(settings, filepath, environment),
+    defaults: config.defaults ?? {},
+    isProduction: name === productionEnvironment,
+    isEmbeddedSandbox,
+    notice,
+  };
+  return { ...profile, readToken: () => readToken(profile, settings?.token, environment) };
+}
+
+function tokenSourceOf(
+  settings: EnvironmentConfig | undefined,
+  filepath: string | undefined,
+  environment: NodeJS.ProcessEnv,
+): TokenSource {
+  if (nonEmpty(environment.EINVOICE_TOKEN)) return { kind: 'env-override', variable: 'EINVOICE_TOKEN' };
+  if (settings?.token && filepath) return { kind: 'file', filepath };
+  if (settings?.tokenEnv) return { kind: 'env', variable: settings.tokenEnv };
+  if (settings?.tokenCommand) return { kind: 'command', command: settings.tokenCommand };
+  return { kind: 'none' };
+}
+
+function readToken(
+  profile: Omit<Profile, 'readToken'>,
+  fileToken: string | undefined,
+  environment: NodeJS.ProcessEnv,
+): Promise<string> {
+  const source = profile.tokenSource;
+  switch (source.kind) {
+    case 'env-override':
+    case 'env': {
+      const value = nonEmpty(environment[source.variable]);
+      if (value) return Promise.resolve(value);
+      return Promise.reject(missingToken(profile, `the variable ${source.variable} is empty or not set`));
+    }
+    case 'file':
+      return fileToken
+        ? Promise.resolve(fileToken)
+        : Promise.reject(missingToken(profile, 'no token in the profile file'));
+    case 'command':
+      return runTokenCommand(source.command, profile.name, environment);
+    case 'embedded-sandbox':
+    case 'none':
+      return Promise.reject(missingToken(profile, 'no token source is configured'));
+  }
+}
+
+/** Says which environment has no token and how to give it one. */
+export function missingToken(profile: Pick<Profile, 'name' | 'configFile'>, reason: string): AuthError {
+  return new AuthError(`No token for the ${profile.name} environment: ${reason}.`, {
+    hint: tokenHint(profile),
+  });
+}
+
+/** How to set the token of an environment. */
+export function tokenHint(profile: Pick<Profile, 'name' | 'configFile'>): string {
+  const where = profile.configFile ?? '.einvoicerc';
+  return `Set EINVOICE_TOKEN, or give environments.${profile.name} one of token, tokenEnv or tokenCommand in ${where}.`;
+}
+
+/** Describes a token source for `config show`, without the token. */
+export function describeTokenSource(source: TokenSource): string {
+  switch (source.kind) {
+    case 'env-override':
+      return `env ${source.variable}`;
+    case 'file':
+      return `token in ${source.filepath}`;
+    case 'env':
+      return `env ${source.variable} (tokenEnv)`;
+    case 'command':
+      return 'command (tokenCommand)';
+    case 'embedded-sandbox':
+      return 'embedded sandbox (a token of its own)';
+    case 'none':
+      return 'none';
+  }
+}
+
+function knownEnvironments(config: Config): string[] {
+  return [...new Set([sandboxEnvironment, ...Object.keys(config.environments ?? {})])];
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value && value.trim() !== '' ? value.trim() : undefined;
+}

@@ -1,0 +1,24 @@
+import { execFile } from 'node:child_process';
+import { AuthError } from '../errors.js';
+
+/** Runs a profile's `tokenCommand` (e.g. a password manager's read) and returns its trimmed stdout. */
+export function runTokenCommand(command: string, environmentName: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const shell = process.platform === 'win32' ? 'cmd.exe' : '/bin/sh';
+  const args = process.platform === 'win32' ? ['/d', '/s', '/c', command] : ['-c', command];
+  return new Promise((resolve, reject) => {
+    execFile(shell, args, { env, timeout: 30_000, maxBuffer: 64 * 1024 }, (error, stdout) => {
+      const token = String(stdout).trim();
+      if (error || token === '') {
+        // The command's own output may hold the secret, so none of it is repeated here.
+        const reason = error ? `exited with ${error.code ?? error.signal ?? 'an error'}` : 'printed nothing';
+        reject(
+          new AuthError(`The tokenCommand of the ${environmentName} environment ${reason}.`, {
+            hint: `Run the command yourself to check it prints the token on stdout.`,
+          }),
+        );
+        return;
+      }
+      resolve(token);
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { text } from 'node:stream/consumers';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+
+/** Reads a JSON document from a file, or from stdin when the path is `-`; errors name the flag and the file. */
+export async function readJsonInput(path: string, context: CommandContext, flag = '--file'): Promise<unknown> {
+  const source = path === '-' ? 'stdin' : path;
+  let content: string;
+  try {
+    content = path === '-' ? await text(context.stdin) : await readFile(resolve(context.cwd, path), 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new UsageError(`Cannot read ${flag} ${source}: ${reason}.`);
+  }
+  try {
+    return JSON.parse(content.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`${flag} ${source} is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+/** Requires a JSON object (not an array or a value). */
+export function asObject(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`${what} must hold one JSON object.`);
+  }
+  return value as Record<string, unknown>;
+}

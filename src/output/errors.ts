@@ -1,0 +1,33 @@
+import { Chalk } from 'chalk';
+import type { CommandContext } from '../context.js';
+import { EinvoiceError, ServiceRejectedError, UsageError, type FieldIssue } from '../errors.js';
+import { colorAllowed } from './terminal.js';
+
+const maxIssues = 20;
+
+/**
+ * Prints an error on stderr on one screen: the message, one line per field, and a hint. A stack trace is shown
+ * only for an unexpected error under --verbose.
+ */
+export function printError(
+  error: unknown,
+  context: CommandContext,
+  options: { verbose: boolean; color: boolean },
+): void {
+  const color = new Chalk({ level: colorAllowed(context.stderr, context.env, options) ? 1 : 0 });
+  const lines: string[] = [];
+  if (error instanceof EinvoiceError) {
+    lines.push(`${color.red('✖')} ${error.message}`);
+    const issues: FieldIssue[] =
+      error instanceof UsageError || error instanceof ServiceRejectedError ? error.issues : [];
+    for (const issue of issues.slice(0, maxIssues)) lines.push(`  ${color.bold(issue.path)}: ${issue.message}`);
+    if (issues.length > maxIssues) lines.push(`  ...and ${issues.length - maxIssues} more`);
+    if (error.hint) lines.push(color.dim(error.hint));
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    lines.push(`${color.red('✖')} Unexpected error: ${message}`);
+    if (options.verbose && error instanceof Error && error.stack) lines.push(color.dim(error.stack));
+    else lines.push(color.dim('Run again with --verbose for details, and report it if it persists.'));
+  }
+  context.stderr.write(`${lines.join('\n')}\n`);
+}

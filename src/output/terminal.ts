@@ -1,0 +1,55 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { CommandContext, GlobalOptions } from '../context.js';
+import { canPrompt, isCi } from '../context.js';
+
+/** How a command writes: data on stdout, everything else on stderr, colour only where it belongs. */
+export interface Terminal {
+  /** Colours for stdout (off unless stdout is a terminal). */
+  out: ChalkInstance;
+  /** Colours for stderr (off unless stderr is a terminal). */
+  err: ChalkInstance;
+  /** True when prompts can be shown and answered. */
+  interactive: boolean;
+  /** True when spinners and progress may animate on stderr. */
+  animate: boolean;
+  json: boolean;
+  /** Writes a line of data to stdout. */
+  data(text: string): void;
+  /** Writes a line of information to stderr. */
+  info(text: string): void;
+  /** Writes a warning to stderr. */
+  warn(text: string): void;
+  /** Writes a line to stderr only with --verbose. */
+  debug(text: string): void;
+}
+
+/** True when colour may be used on `stream`: a terminal, with neither NO_COLOR nor --no-color. */
+export function colorAllowed(
+  stream: { isTTY?: boolean },
+  env: NodeJS.ProcessEnv,
+  options: Pick<GlobalOptions, 'color'>,
+) {
+  if (options.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb')
+    return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return Boolean(stream.isTTY);
+}
+
+/** Builds the terminal of one command run. */
+export function createTerminal(context: CommandContext, options: GlobalOptions): Terminal {
+  const out = new Chalk({ level: colorAllowed(context.stdout, context.env, options) ? 1 : 0 });
+  const err = new Chalk({ level: colorAllowed(context.stderr, context.env, options) ? 1 : 0 });
+  return {
+    out,
+    err,
+    interactive: canPrompt(context, options),
+    animate: Boolean(context.stderr.isTTY) && !isCi(context.env),
+    json: Boolean(options.json),
+    data: (text) => context.stdout.write(`${text}\n`),
+    info: (text) => context.stderr.write(`${text}\n`),
+    warn: (text) => context.stderr.write(`${err.yellow('!')} ${text}\n`),
+    debug: (text) => {
+      if (options.verbose) context.stderr.write(`${err.dim(text)}\n`);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { connectToService, type ServiceConnection } from './api/service.js';
+import { resolveProfile, type Profile } from './config/profile.js';
+import type { CommandContext, GlobalOptions } from './context.js';
+import { createTerminal, type Terminal } from './output/terminal.js';
+
+/** What a command works with: its terminal and the selected environment's profile. */
+export interface Session {
+  terminal: Terminal;
+  profile: Profile;
+  /** Connects to the profile's service (starting the embedded sandbox if that is the environment). */
+  connect(): Promise<ServiceConnection>;
+}
+
+/** Resolves the profile and prepares the terminal; prints the profile's notices on stderr. */
+export async function openSession(options: GlobalOptions, context: CommandContext): Promise<Session> {
+  const terminal = createTerminal(context, options);
+  const profile = await resolveProfile({
+    env: options.env,
+    config: options.config,
+    cwd: context.cwd,
+    environment: context.env,
+  });
+  if (profile.notice) terminal.info(terminal.err.dim(profile.notice));
+  if (profile.tokenFileReadableByOthers) {
+    terminal.warn(`${profile.configFile} holds a token and can be read by other users: run chmod 600 on it.`);
+  }
+  return {
+    terminal,
+    profile,
+    connect: () =>
+      connectToService(profile, {
+        timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+        log: options.verbose ? (line) => terminal.debug(line) : undefined,
+        env: context.env,
+      }),
+  };
+}
