@@ -1,19 +1,16 @@
 import got, { HTTPError, RequestError } from 'got';
+import type { ZodType } from 'zod';
 import { EinvoiceError, ExitCode } from '../errors.js';
+import {
+  clockResponseSchema,
+  outboxResponseSchema,
+  resetResponseSchema,
+  settleResponseSchema,
+  validate,
+} from '../schemas/index.js';
 import { toServiceError } from './service-errors.js';
 
-/** A message the sandbox sent in place of the real service: an SMS or e-mail to a customer or the merchant. */
-export interface OutboxMessage {
-  to: 'customer' | 'merchant';
-  channel: 'SMS' | 'EMAIL';
-  address: string;
-  lang: string;
-  invoiceNumber: string;
-  text: string;
-  at: string;
-}
-
-/** Client of the sandbox's admin API (`/__sandbox/...`), which needs no token. */
+/** Client of the sandbox's admin API (`/__sandbox/...`), which needs no token; replies are checked by the schemas. */
 export function createSandboxAdmin(baseUrl: string) {
   // Bodies are read as text, as toServiceError expects of an error's body; a success is parsed here.
   const http = got.extend({
@@ -22,37 +19,45 @@ export function createSandboxAdmin(baseUrl: string) {
     retry: { limit: 0 },
     timeout: { request: 30_000 },
   });
-  const call = async <T>(request: () => Promise<{ body: string }>): Promise<T> => {
+  const call = async <T>(schema: ZodType<T>, request: () => Promise<{ body: string }>): Promise<T> => {
+    let body: string;
     try {
-      return JSON.parse((await request()).body) as T;
+      body = (await request()).body;
     } catch (error) {
-      if (error instanceof HTTPError && error.response.statusCode === 404 && !isJson(error.response.body)) {
+      if (
+        error instanceof HTTPError &&
+        error.response.statusCode === 404 &&
+        parseJson(error.response.body) === undefined
+      ) {
         throw new EinvoiceError(`${baseUrl} is not a sandbox: it has no admin API.`, ExitCode.Usage);
       }
       throw error instanceof RequestError ? toServiceError(error) : error;
     }
+    const result = validate(schema, parseJson(body));
+    if (!result.success) {
+      throw new EinvoiceError(`${baseUrl} sent an unexpected reply to a sandbox command.`, ExitCode.Unavailable);
+    }
+    return result.data;
   };
+  const invoicePath = (invoiceNumber: string, action: string) =>
+    `__sandbox/invoices/${encodeURIComponent(invoiceNumber)}/${action}`;
   return {
     pay: (invoiceNumber: string) =>
-      call<{ invoiceNumber: string; status: string; orderReferenceNumber: string }>(() =>
-        http.post(`__sandbox/invoices/${encodeURIComponent(invoiceNumber)}/pay`, { json: {} }),
-      ),
+      call(settleResponseSchema, () => http.post(invoicePath(invoiceNumber, 'pay'), { json: {} })),
     cancel: (invoiceNumber: string) =>
-      call<{ invoiceNumber: string; status: string }>(() =>
-        http.post(`__sandbox/invoices/${encodeURIComponent(invoiceNumber)}/cancel`, { json: {} }),
-      ),
+      call(settleResponseSchema, () => http.post(invoicePath(invoiceNumber, 'cancel'), { json: {} })),
     advanceClock: (advance: string) =>
-      call<{ now: string; expired: string[] }>(() => http.post('__sandbox/clock', { json: { advance } })),
-    outbox: () => call<{ messages: OutboxMessage[] }>(() => http.get('__sandbox/outbox')),
-    reset: (demo: boolean) => call<{ invoices: number }>(() => http.post('__sandbox/reset', { json: { demo } })),
+      call(clockResponseSchema, () => http.post('__sandbox/clock', { json: { advance } })),
+    outbox: () => call(outboxResponseSchema, () => http.get('__sandbox/outbox')),
+    reset: (demo: boolean) => call(resetResponseSchema, () => http.post('__sandbox/reset', { json: { demo } })),
   };
 }
 
-function isJson(body: unknown): boolean {
+function parseJson(body: unknown): unknown {
   try {
     const value: unknown = JSON.parse(String(body));
-    return typeof value === 'object' && value !== null;
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

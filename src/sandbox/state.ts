@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceKind, SandboxInvoiceStatus } from '../schemas/index.js';
+import type { Invoice, InvoiceKind, SandboxInvoiceStatus, SandboxOutboxMessage } from '../schemas/index.js';
 
 // The sandbox's whole state: plain JSON, so it can be kept in memory or in a file shared between processes.
 
@@ -40,15 +40,7 @@ export interface StoredInvoice {
 }
 
 /** An SMS or e-mail the service would have sent. */
-export interface OutboxMessage {
-  to: 'customer' | 'merchant';
-  channel: 'SMS' | 'EMAIL';
-  address: string;
-  lang: string;
-  invoiceNumber: string;
-  text: string;
-  at: string;
-}
+export type OutboxMessage = SandboxOutboxMessage;
 
 /** A token issued through the admin API; it expires by sandbox time. */
 export interface IssuedToken {

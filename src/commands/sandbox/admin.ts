@@ -61,11 +61,11 @@ export async function advanceSandboxClock(
     });
   }
   await withSandbox(options, context, async (admin, { terminal }) => {
-    const clock = await admin.advanceClock(checked.data);
+    const { now, expired = [] } = await admin.advanceClock(checked.data);
     terminal.data(
       terminal.json
-        ? toJson(clock)
-        : `Sandbox clock is now ${clock.now}; ${clock.expired.length === 0 ? 'no invoice expired' : `expired: ${clock.expired.join(', ')}`}.`,
+        ? toJson({ now, expired })
+        : `Sandbox clock is now ${now}; ${expired.length === 0 ? 'no invoice expired' : `expired: ${expired.join(', ')}`}.`,
     );
   });
 }
