@@ -1,0 +1,246 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { draftFile } from '../../config/paths.js';
+import type { CommandContext, GlobalOptions } from '../../context.js';
+import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
+import { checkAmount, mergeInvoiceSources } from '../../input/invoice-input.js';
+import { invoiceFromFlags, toCommandLine, withFlagName, type InvoiceFlags } from '../../input/invoice-flags.js';
+import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
+import { asObject } from '../../input/json-file.js';
+import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
+import { formatAmount, toJson } from '../../output/format.js';
+import { renderInvoicePreview } from '../../output/invoice-preview.js';
+import { withSpinner } from '../../output/spinner.js';
+import type { Terminal } from '../../output/terminal.js';
+import { invoiceSchemas, validate, type Invoice, type InvoiceKind } from '../../schemas/index.js';
+import { openSession } from '../../session.js';
+import { readInvoiceFile } from '../../bulk/input-format.js';
+import { bulkFlagsGiven, type BulkFlags } from '../../bulk/options.js';
+
+export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags {
+  file?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+  save?: string;
+  printCommand?: boolean;
+}
+
+/**
+ * `einvoice create single|recurring`: profile defaults < file < flags < prompts -> the shared schema -> preview and
+ * confirmation -> the service -> the invoice number.
+ */
+export async function createInvoiceCommand(
+  kind: InvoiceKind,
+  options: CreateOptions,
+  context: CommandContext,
+): Promise<void> {
+  const session = await openSession(options, context);
+  const { terminal, profile, connect } = session;
+  const now = new Date();
+  // A file of many invoices (a JSON array or NDJSON) goes to bulk creation; one JSON object stays here.
+  const input = options.file ? await readInvoiceFile(options.file, context) : undefined;
+  if (input?.kind === 'many') {
+    const { createInvoicesInBulk } = await import('./bulk.js');
+    return createInvoicesInBulk(kind, options, session, input, context);
+  }
+  const bulkOnly = bulkFlagsGiven(options);
+  if (bulkOnly.length > 0) {
+    throw new UsageError(`${bulkOnly.join(', ')} apply only to a --file of many invoices; nothing was sent.`, {
+      hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
+    });
+  }
+  const fromFlags = invoiceFromFlags(options);
+  const file = input ? asObject(input.value, `--file ${options.file}`) : undefined;
+  let raw = mergeInvoiceSources({ kind, defaults: profile.defaults, file, flags: fromFlags.invoice, now });
+  const amountFromItems = raw.amount === undefined;
+  raw = withComputedAmount(raw);
+
+  let result = validate(invoiceSchemas[kind], raw);
+  // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
+  // repair: asking everything else first would only end in the same error, with the answers thrown away.
+  const unanswerable = [
+    ...fromFlags.issues,
+    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(withFlagName)),
+  ];
+  let typedAtPrompts = false;
+  if (unanswerable.length > 0 && terminal.interactive) {
+    throw new UsageError(`The ${kind} invoice has fields that cannot be asked for; nothing was sent.`, {
+      issues: dedupe(unanswerable),
+      hint: 'Correct them on the command line or in --file; whatever is still missing is then asked for.',
+    });
+  }
+  if ((!result.success || fromFlags.issues.length > 0) && terminal.interactive) {
+    typedAtPrompts = true;
+    let answers = raw;
+    try {
+      raw = await askForInvoice(kind, raw, context, now, (progress) => (answers = progress));
+    } catch (error) {
+      if (error instanceof InterruptedError) await keepDraft(kind, answers, context, terminal, now);
+      throw error;
+    }
+    raw = withComputedAmount(raw);
+    result = validate(invoiceSchemas[kind], raw);
+  } else if (!result.success || fromFlags.issues.length > 0) {
+    const issues = [...fromFlags.issues, ...(result.success ? [] : result.issues.map(withFlagName))];
+    throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
+      issues: dedupe(issues),
+      hint: terminal.interactive
+        ? undefined
+        : 'Give the fields as flags or in --file (see einvoice create ' +
+          kind +
+          ' --help); in a terminal without --no-input you are asked for them.',
+    });
+  }
+  if (!result.success) {
+    if (typedAtPrompts) await keepDraft(kind, raw, context, terminal, now);
+    throw new UsageError(`The ${kind} invoice is invalid; nothing was sent.`, {
+      issues: result.issues.map(withFlagName),
+    });
+  }
+  let invoice: Invoice = result.data;
+  if (amountFromItems && !typedAtPrompts) {
+    terminal.info(terminal.err.dim(`Amount ${formatAmount(invoice.amount)} is the total of the items.`));
+  }
+  // Ctrl-C at the amount choice or the confirmation keeps what was typed, as Ctrl-C at the prompts does.
+  const keepTypedOnInterrupt = async <T>(ask: () => Promise<T>, draft: Invoice): Promise<T> => {
+    try {
+      return await ask();
+    } catch (error) {
+      if (typedAtPrompts && error instanceof InterruptedError) await keepDraft(kind, draft, context, terminal, now);
+      throw error;
+    }
+  };
+  const validated = invoice;
+  invoice = await keepTypedOnInterrupt(() => settleAmount(kind, validated, options, context, terminal), validated);
+  warnAboutDates(invoice, terminal);
+
+  if (options.save) await saveRequest(options.save, invoice, context, terminal);
+  if (options.printCommand) terminal.info(toCommandLine(kind, invoice, options.env));
+  if (options.dryRun) {
+    terminal.data(toJson(invoice));
+    return;
+  }
+
+  if (terminal.interactive && !options.yes) {
+    terminal.info(renderInvoicePreview(kind, invoice, terminal.err));
+    const question = `Create this ${kind} invoice in ${profile.name}?`;
+    if (!(await keepTypedOnInterrupt(() => confirmAction(question, context), invoice))) {
+      if (typedAtPrompts) await keepDraft(kind, invoice, context, terminal, now);
+      throw new InterruptedError('Cancelled: nothing was sent.');
+    }
+  }
+
+  const service = await connect();
+  let created: { invoiceNumber: string };
+  try {
+    created = await withSpinner(terminal, context, `Creating the ${kind} invoice`, () =>
+      service.client.createInvoice(kind, invoice),
+    );
+  } catch (error) {
+    if (typedAtPrompts && error instanceof EinvoiceError) await keepDraft(kind, invoice, context, terminal, now);
+    throw error;
+  } finally {
+    await service.close();
+  }
+  terminal.data(
+    terminal.json
+      ? toJson({ invoiceNumber: created.invoiceNumber })
+      : `${terminal.out.green('✔')} Created ${kind} invoice ${created.invoiceNumber} for ${formatAmount(invoice.amount)} (${profile.name}).`,
+  );
+}
+
+/** With items and no amount, the amount is the items' total. */
+function withComputedAmount(raw: Record<string, unknown>): Record<string, unknown> {
+  const check = checkAmount(raw);
+  return check.kind === 'computed' ? { ...raw, amount: check.amount } : raw;
+}
+
+/** When --amount differs from the items' total, the merchant decides: asked in a terminal, else --yes keeps it. */
+async function settleAmount(
+  kind: InvoiceKind,
+  invoice: Invoice,
+  options: CreateOptions,
+  context: CommandContext,
+  terminal: Terminal,
+): Promise<Invoice> {
+  const check = checkAmount(invoice);
+  if (check.kind !== 'conflict') return invoice;
+  const difference = `The amount ${formatAmount(check.given)} differs from the items' total ${formatAmount(check.computed)}`;
+  if (options.yes) {
+    terminal.warn(`${difference}; keeping ${formatAmount(check.given)} (--yes).`);
+    return invoice;
+  }
+  if (!terminal.interactive) {
+    throw new UsageError(`${difference}; nothing was sent.`, {
+      issues: [
+        {
+          path: 'amount (--amount)',
+          message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
+        },
+      ],
+      hint: 'Drop --amount to use the items total, or pass --yes to keep the amount as given.',
+    });
+  }
+  const { select } = await import('@inquirer/prompts');
+  const choice = await interruptible(() =>
+    select(
+      {
+        message: `${difference}. Which should the ${kind} invoice use?`,
+        choices: [
+          { name: `the items' total, ${formatAmount(check.computed)}`, value: check.computed },
+          { name: `the amount given, ${formatAmount(check.given)}`, value: check.given },
+        ],
+      },
+      promptContext(context),
+    ),
+  );
+  return { ...invoice, amount: choice };
+}
+
+/** Warns, without stopping, when the expiry is not after the release or the sending date. */
+function warnAboutDates(invoice: Invoice, terminal: Terminal): void {
+  const expiry = Date.parse(invoice.expiryDate);
+  const before = [
+    expiry <= Date.parse(invoice.releaseDate) ? `releaseDate ${invoice.releaseDate}` : undefined,
+    expiry <= Date.parse(`${invoice.sendingDate}T00:00:00.000Z`) ? `sendingDate ${invoice.sendingDate}` : undefined,
+  ].filter(Boolean);
+  if (before.length > 0) terminal.warn(`expiryDate ${invoice.expiryDate} is not after ${before.join(' or ')}.`);
+}
+
+async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {
+  const target = resolve(context.cwd, path);
+  try {
+    await writeFile(target, `${toJson(invoice)}\n`);
+  } catch (error) {
+    throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
+  }
+  terminal.info(terminal.err.dim(`Saved the request to ${path}.`));
+}
+
+/** Keeps what the merchant typed, so an interrupted or failed run can be finished with --file. */
+async function keepDraft(
+  kind: InvoiceKind,
+  draft: Record<string, unknown>,
+  context: CommandContext,
+  terminal: Terminal,
+  now: Date,
+): Promise<void> {
+  const path = draftFile(kind, context.env, now);
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, `${toJson(draft)}\n`, { mode: 0o600 });
+    terminal.info(`Your answers are saved in ${path}\nContinue with: einvoice create ${kind} --file '${path}'`);
+  } catch {
+    // Keeping the draft is a courtesy: the error being reported matters more than this one.
+  }
+}
+
+function dedupe(issues: FieldIssue[]): FieldIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,84 @@
+import type { InvoiceDefaults, InvoiceKind } from '../schemas/index.js';
+import { fromMinorUnits, itemsTotalMinor } from '../schemas/index.js';
+import { normalizeDate, type DateField } from './dates.js';
+
+/** Where the fields of one invoice come from, lowest precedence first (prompts come after). */
+export interface InvoiceSources {
+  kind: InvoiceKind;
+  /** `defaults` of the profile file. */
+  defaults: InvoiceDefaults;
+  /** One record of an invoice file. */
+  file?: Record<string, unknown>;
+  /** The partial request built from flags. */
+  flags: Record<string, unknown>;
+  /** The instant relative dates are resolved against. */
+  now: Date;
+}
+
+const dateFields: readonly DateField[] = ['sendingDate', 'expiryDate', 'releaseDate'];
+const nestedObjects = ['customer', 'discount'] as const;
+
+/** Profile defaults that apply to a kind (a payment type is for single invoices only). */
+export function defaultsFor(kind: InvoiceKind, defaults: InvoiceDefaults): Record<string, unknown> {
+  const { paymentType, ...shared } = defaults;
+  return kind === 'single' && paymentType !== undefined ? { ...shared, paymentType } : shared;
+}
+
+/**
+ * Merges profile defaults < file < flags into one raw request: customer and discount merge field by field,
+ * items from flags replace the file's, and dates are normalised to their wire shapes.
+ */
+export function mergeInvoiceSources(sources: InvoiceSources): Record<string, unknown> {
+  const layers = [defaultsFor(sources.kind, sources.defaults), sources.file ?? {}, sources.flags];
+  const merged: Record<string, unknown> = Object.assign({}, ...layers);
+  for (const key of nestedObjects) {
+    const parts = layers.map((layer) => layer[key]).filter((value) => value !== undefined);
+    if (parts.length > 1 && parts.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part))) {
+      merged[key] = Object.assign({}, ...parts);
+    }
+  }
+  return normalizeDates(merged, sources.now);
+}
+
+/** Normalises the date fields of a raw request (`today`, `+7d`, bare dates) to their wire shapes. */
+export function normalizeDates(raw: Record<string, unknown>, now: Date): Record<string, unknown> {
+  const result = { ...raw };
+  for (const field of dateFields) {
+    if (result[field] !== undefined) result[field] = normalizeDate(field, result[field], now);
+  }
+  return result;
+}
+
+/** The total of the items in minor units, or undefined while any item lacks a usable price or quantity. */
+export function itemsTotal(items: unknown): number | undefined {
+  if (!Array.isArray(items) || items.length === 0) return undefined;
+  const usable = items.every(
+    (item) =>
+      typeof item === 'object' &&
+      item !== null &&
+      typeof (item as { price?: unknown }).price === 'number' &&
+      Number.isInteger((item as { purchasedQuantity?: unknown }).purchasedQuantity) &&
+      ((item as { discount?: { value?: unknown } }).discount === undefined ||
+        typeof (item as { discount?: { value?: unknown } }).discount?.value === 'number'),
+  );
+  return usable ? itemsTotalMinor(items as Parameters<typeof itemsTotalMinor>[0]) : undefined;
+}
+
+/** What the amount is once items are considered. */
+export type AmountCheck =
+  { kind: 'as-given' } | { kind: 'computed'; amount: number } | { kind: 'conflict'; given: number; computed: number };
+
+/**
+ * Rule 2.3.1 and the merchant's intent: with items and no amount, the amount is the items' total (computed in
+ * minor units); with both, a difference is reported so the merchant decides.
+ */
+export function checkAmount(raw: Record<string, unknown>): AmountCheck {
+  const totalMinor = itemsTotal(raw.items);
+  if (totalMinor === undefined) return { kind: 'as-given' };
+  const computed = fromMinorUnits(totalMinor);
+  if (raw.amount === undefined) return { kind: 'computed', amount: computed };
+  if (typeof raw.amount === 'number' && Math.round(raw.amount * 100) !== totalMinor) {
+    return { kind: 'conflict', given: raw.amount, computed };
+  }
+  return { kind: 'as-given' };
+}

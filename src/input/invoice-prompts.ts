@@ -1,0 +1,410 @@
+import type { ZodType } from 'zod';
+import type { CommandContext } from '../context.js';
+import {
+  communicationLangs,
+  communicationMethods,
+  cycleTypes,
+  discountTypes,
+  formatPath,
+  fromMinorUnits,
+  invoiceSchemas,
+  methodsNeedingEmail,
+  paymentTypes,
+  singleItemSchema,
+  recurringItemSchema,
+  recurringDiscountSchema,
+  validate,
+  type InvoiceKind,
+} from '../schemas/index.js';
+import { formatAmount } from '../output/format.js';
+import { normalizeDate, type DateField } from './dates.js';
+import { itemsTotal } from './invoice-input.js';
+import { numberOrText } from './item-spec.js';
+import { interruptible, promptContext } from './prompts.js';
+
+type Raw = Record<string, unknown>;
+
+/** One question about one field of the request, checked by that field's schema rule. */
+interface Question {
+  path: (string | number)[];
+  message: string;
+  rule: ZodType;
+  type: 'text' | 'number' | 'select' | 'date' | 'yes-no';
+  choices?: readonly string[];
+  /** How the field is named in a list of fields; the path otherwise. */
+  label?: string;
+  /** May be left blank, which leaves the field out. */
+  optional?: boolean;
+  /** Asked only when this holds for the answers so far. */
+  when?: (raw: Raw) => boolean;
+  defaultOf?: (raw: Raw) => string | undefined;
+}
+
+const dateHelp = 'YYYY-MM-DD, today, tomorrow, +7d, +2w, +1m';
+
+function questionsFor(kind: InvoiceKind) {
+  const shape = invoiceSchemas[kind].shape;
+  const customer = shape.customer.shape;
+  const required: Question[] = [
+    ...(kind === 'recurring'
+      ? ([
+          {
+            path: ['cycleType'],
+            message: 'Cycle type (how the invoice repeats)',
+            rule: shape.cycleType,
+            type: 'select',
+            choices: cycleTypes,
+          },
+          {
+            path: ['cycleValue'],
+            message: 'Cycle value (repeat every how many months or weeks)',
+            rule: shape.cycleValue,
+            type: 'number',
+          },
+        ] satisfies Question[])
+      : []),
+    { path: ['customer', 'name'], message: 'Customer name', rule: customer.name, type: 'text' },
+    {
+      path: ['customer', 'mobile'],
+      message: 'Customer mobile (e.g. +201012345678)',
+      rule: customer.mobile,
+      type: 'text',
+    },
+    {
+      path: ['customer', 'email'],
+      message: 'Customer e-mail',
+      rule: customer.email.unwrap(),
+      type: 'text',
+      when: (raw) => methodsNeedingEmail.has(String(raw.communicationMethod)),
+    },
+    {
+      path: ['amount'],
+      message: 'Amount',
+      rule: shape.amount,
+      type: 'number',
+      defaultOf: (raw) => {
+        const total = itemsTotal(raw.items);
+        return total === undefined ? undefined : String(fromMinorUnits(total));
+      },
+    },
+    {
+      path: ['sendingDate'],
+      message: `Sending (due) date (${dateHelp})`,
+      rule: shape.sendingDate,
+      type: 'date',
+      defaultOf: () => 'today',
+    },
+    {
+      path: ['releaseDate'],
+      message: `Release date (${dateHelp})`,
+      rule: shape.releaseDate,
+      type: 'date',
+      defaultOf: (raw) => (typeof raw.sendingDate === 'string' ? raw.sendingDate : 'today'),
+    },
+    {
+      path: ['expiryDate'],
+      message: `Expiry date (${dateHelp})`,
+      rule: shape.expiryDate,
+      type: 'date',
+      defaultOf: () => '+30d',
+    },
+    { path: ['note'], message: 'Note (what the customer pays for)', rule: shape.note, type: 'text' },
+    ...(kind === 'recurring'
+      ? ([
+          {
+            path: ['discount', 'type'],
+            message: 'Discount type',
+            rule: recurringDiscountSchema.shape.type,
+            type: 'select',
+            choices: discountTypes,
+          },
+          {
+            path: ['discount', 'value'],
+            message: 'Discount value (a whole number; 0 for none)',
+            rule: recurringDiscountSchema.shape.value,
+            type: 'number',
+            defaultOf: () => '0',
+          },
+        ] satisfies Question[])
+      : []),
+  ];
+  const optional: Question[] = (<Question[]>[
+    {
+      path: ['communicationMethod'],
+      label: 'notification method',
+      message: 'Notify the customer by',
+      rule: shape.communicationMethod,
+      type: 'select',
+      choices: communicationMethods,
+      defaultOf: () => 'SMS',
+    },
+    {
+      path: ['businessReference'],
+      label: 'business reference',
+      message: 'Business reference',
+      rule: shape.businessReference.unwrap(),
+      type: 'text',
+    },
+    {
+      path: ['communicationLang'],
+      label: 'language',
+      message: 'Language of the notification',
+      rule: shape.communicationLang,
+      type: 'select',
+      choices: communicationLangs,
+      defaultOf: () => 'en-gb',
+    },
+    ...(kind === 'single'
+      ? ([
+          {
+            path: ['paymentType'],
+            label: 'payment type',
+            message: 'Payment type',
+            rule: invoiceSchemas.single.shape.paymentType,
+            type: 'select',
+            choices: paymentTypes,
+          },
+        ] satisfies Question[])
+      : []),
+    {
+      path: ['taxes'],
+      label: 'taxes',
+      message: 'Taxes (percentage, 0 to 100)',
+      rule: shape.taxes.unwrap(),
+      type: 'text',
+    },
+    {
+      path: ['preferredPaymentMethod'],
+      label: 'preferred payment method',
+      message: 'Preferred payment method (PayAtService, CARD, VALU, ...)',
+      rule: shape.preferredPaymentMethod.unwrap(),
+      type: 'text',
+    },
+    {
+      path: ['alertMerchantUponExpiry'],
+      label: 'expiry alert',
+      message: 'E-mail me when the invoice expires?',
+      rule: shape.alertMerchantUponExpiry,
+      type: 'yes-no',
+    },
+  ]).map((question) => ({ ...question, optional: true }));
+  return { required, optional };
+}
+
+/**
+ * True when the prompts of `kind` can repair an issue at `path` (as formatted, e.g. `items[0].price`). A field of
+ * the other kind or an unknown field is never asked about, so it must be fixed where it was given.
+ */
+export function canBeAsked(kind: InvoiceKind, path: string): boolean {
+  const item = /^items(?:\[\d+\])?(?:\.(\w+))?/.exec(path);
+  if (item) {
+    const shape = kind === 'single' ? singleItemSchema.shape : recurringItemSchema.shape;
+    const asked = Object.keys(shape).filter((field) => kind === 'single' || field !== 'discount');
+    return item[1] === undefined || asked.includes(item[1]);
+  }
+  const { required, optional } = questionsFor(kind);
+  return [...required, ...optional].some((question) => {
+    const asked = formatPath(question.path);
+    return asked === path || asked.startsWith(`${path}.`);
+  });
+}
+
+function valueAt(raw: Raw, path: (string | number)[]): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], raw);
+}
+
+function withValue(raw: Raw, path: (string | number)[], value: unknown): Raw {
+  const [head, ...rest] = path as [string, ...(string | number)[]];
+  if (rest.length === 0) return { ...raw, [head]: value };
+  const child = raw[head];
+  return { ...raw, [head]: withValue(typeof child === 'object' && child !== null ? (child as Raw) : {}, rest, value) };
+}
+
+/**
+ * Asks for every required field that is missing or invalid, offers items and the optional fields, and returns the
+ * completed raw request. Every answer is checked by the same schema rule that checks files and flags.
+ */
+export async function askForInvoice(
+  kind: InvoiceKind,
+  start: Raw,
+  context: CommandContext,
+  now: Date,
+  onProgress: (raw: Raw) => void = () => {},
+): Promise<Raw> {
+  const prompts = await import('@inquirer/prompts');
+  const streams = promptContext(context);
+  const { required, optional } = questionsFor(kind);
+  let raw = { ...start };
+
+  const ask = async (question: Question): Promise<void> => {
+    const parse = (typed: string): unknown =>
+      question.type === 'number'
+        ? numberOrText(typed)
+        : question.type === 'date'
+          ? normalizeDate(question.path[0] as DateField, typed, now)
+          : typed;
+    const current = valueAt(raw, question.path);
+    // An invalid value (from a flag or file) is not offered as the default: Enter would only submit it again.
+    const usable = current !== undefined && typeof current !== 'object' && validate(question.rule, current).success;
+    const fallback = usable ? String(current) : question.defaultOf?.(raw);
+    let answer: unknown;
+    if (question.type === 'select') {
+      answer = await interruptible(() =>
+        prompts.select(
+          {
+            message: question.message,
+            choices: (question.choices ?? []).map((value) => ({ value })),
+            default: fallback,
+          },
+          streams,
+        ),
+      );
+    } else if (question.type === 'yes-no') {
+      answer = await interruptible(() =>
+        prompts.confirm({ message: question.message, default: current === true }, streams),
+      );
+    } else {
+      const typed = await interruptible(() =>
+        prompts.input(
+          {
+            message: question.message,
+            default: fallback,
+            validate: (text) => {
+              if (question.optional && text.trim() === '') return true;
+              const result = validate(question.rule, parse(text));
+              return result.success || (result.issues[0]?.message ?? 'is invalid');
+            },
+          },
+          streams,
+        ),
+      );
+      answer = question.optional && typed.trim() === '' ? undefined : parse(typed);
+    }
+    raw = withValue(raw, question.path, answer);
+    onProgress(raw);
+  };
+
+  const needsAnswer = (question: Question) =>
+    (question.when?.(raw) ?? true) && !validate(question.rule, valueAt(raw, question.path)).success;
+
+  // Items come first: without an amount, the amount is their total and is not asked for.
+  if (raw.items === undefined || (Array.isArray(raw.items) && !itemsAreValid(kind, raw.items))) {
+    const amountGiven = validate(invoiceSchemas[kind].shape.amount, raw.amount).success;
+    raw = {
+      ...raw,
+      items: await askForItems(kind, Array.isArray(raw.items) ? raw.items : [], context, !amountGiven),
+    };
+    const total = itemsTotal(raw.items);
+    if (raw.amount === undefined && total !== undefined) raw = { ...raw, amount: fromMinorUnits(total) };
+    onProgress(raw);
+  }
+  for (const question of required) {
+    if (needsAnswer(question)) await ask(question);
+  }
+  const offered = optional.filter((question) => valueAt(raw, question.path) === undefined);
+  const invalidOptional = optional.filter(
+    (question) => valueAt(raw, question.path) !== undefined && needsAnswer(question),
+  );
+  for (const question of invalidOptional) await ask(question);
+  if (
+    offered.length > 0 &&
+    (await interruptible(() =>
+      prompts.confirm(
+        {
+          message: `Set optional fields (${describeFields(offered)})?`,
+          default: false,
+        },
+        streams,
+      ),
+    ))
+  ) {
+    for (const question of offered) await ask(question);
+  }
+  // An optional answer can make another field required (EMAIL needs the customer's e-mail).
+  for (const question of required) {
+    if (needsAnswer(question)) await ask(question);
+  }
+  return raw;
+}
+
+function itemsAreValid(kind: InvoiceKind, items: unknown[]): boolean {
+  const schema = kind === 'single' ? singleItemSchema : recurringItemSchema;
+  return items.every((item) => validate(schema, item).success);
+}
+
+/** The item loop: keeps valid items, repairs invalid ones, adds new ones, and shows the running total. */
+async function askForItems(
+  kind: InvoiceKind,
+  existing: unknown[],
+  context: CommandContext,
+  offerFirstItem: boolean,
+): Promise<Raw[] | undefined> {
+  const prompts = await import('@inquirer/prompts');
+  const streams = promptContext(context);
+  const schema = kind === 'single' ? singleItemSchema : recurringItemSchema;
+  const shape = schema.shape;
+  const items: Raw[] = [];
+  const field = async (message: string, rule: ZodType, current: unknown, asNumber: boolean, optional = false) => {
+    const parse = (text: string) => (asNumber ? numberOrText(text) : text);
+    const typed = await interruptible(() =>
+      prompts.input(
+        {
+          message,
+          default: current === undefined ? undefined : String(current),
+          validate: (text) => {
+            if (optional && text.trim() === '') return true;
+            const result = validate(rule, parse(text));
+            return result.success || (result.issues[0]?.message ?? 'is invalid');
+          },
+        },
+        streams,
+      ),
+    );
+    return optional && typed.trim() === '' ? undefined : parse(typed);
+  };
+  const askItem = async (start: Raw): Promise<Raw> => {
+    const item: Raw = {
+      itemCode: await field('Item code', shape.itemCode, start.itemCode, false),
+      purchasedQuantity: await field('Quantity', shape.purchasedQuantity, start.purchasedQuantity, true),
+      price: await field('Price', shape.price, start.price, true),
+      nameEn: await field('Name in English', shape.nameEn, start.nameEn, false),
+      nameAr: await field('Name in Arabic', shape.nameAr, start.nameAr, false),
+    };
+    if (kind === 'single') {
+      const discount = await field(
+        'Flat discount on this item (blank for none)',
+        singleItemSchema.shape.discount.unwrap().shape.value,
+        (start.discount as Raw | undefined)?.value,
+        true,
+        true,
+      );
+      if (discount !== undefined) item.discount = { value: discount, type: 'FLAT' };
+    }
+    return item;
+  };
+
+  for (const item of existing) {
+    const start = typeof item === 'object' && item !== null ? (item as Raw) : {};
+    items.push(validate(schema, start).success ? start : await askItem(start));
+  }
+  const question = () => (items.length === 0 ? 'Add a line item?' : 'Add another item?');
+  while (
+    await interruptible(() =>
+      prompts.confirm({ message: question(), default: items.length === 0 && offerFirstItem }, streams),
+    )
+  ) {
+    items.push(await askItem({}));
+    const total = itemsTotal(items);
+    if (total !== undefined) {
+      context.stderr.write(
+        `  ${items.length} item${items.length === 1 ? '' : 's'}, running total ${formatAmount(fromMinorUnits(total))}\n`,
+      );
+    }
+  }
+  return items.length > 0 ? items : undefined;
+}
+
+function describeFields(questions: Question[]): string {
+  const names = questions.map((question) => question.label ?? formatPath(question.path));
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}

@@ -1,0 +1,101 @@
+import type { FieldIssue } from '../errors.js';
+
+/** The keys an `--item` spec takes, with the field each sets. */
+const itemKeys: Record<string, string> = {
+  code: 'itemCode',
+  itemcode: 'itemCode',
+  qty: 'purchasedQuantity',
+  quantity: 'purchasedQuantity',
+  purchasedquantity: 'purchasedQuantity',
+  price: 'price',
+  en: 'nameEn',
+  nameen: 'nameEn',
+  ar: 'nameAr',
+  namear: 'nameAr',
+  discount: 'discount',
+};
+
+const numericFields = new Set(['purchasedQuantity', 'price']);
+
+/** Splits `a=1,b="x, y"` on commas outside quotes; quotes may be "..." or '...', and \ escapes the next character. */
+export function splitSpec(spec: string): string[] | undefined {
+  const parts: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  for (let index = 0; index < spec.length; index++) {
+    const char = spec[index] as string;
+    if (char === '\\' && index + 1 < spec.length) {
+      current += spec[++index];
+    } else if (quote) {
+      if (char === quote) quote = undefined;
+      else current += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+    } else if (char === ',') {
+      parts.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  if (quote) return undefined;
+  parts.push(current);
+  return parts;
+}
+
+/** Text that looks like a number becomes one, so the schema checks its range; anything else stays text. */
+export function numberOrText(value: string): number | string {
+  const trimmed = value.trim();
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : value;
+}
+
+/**
+ * Parses one `--item` value, e.g. `code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص,discount=5`, into an item of the
+ * wire shape (discount=5 becomes a FLAT discount). `position` is the item's index, for messages.
+ */
+export function parseItemSpec(spec: string, position: number): { item: Record<string, unknown>; issues: FieldIssue[] } {
+  const path = `items[${position}]`;
+  const parts = splitSpec(spec);
+  if (!parts) return { item: {}, issues: [{ path: `${path} (--item)`, message: 'has an unclosed quote' }] };
+  const item: Record<string, unknown> = {};
+  const issues: FieldIssue[] = [];
+  for (const part of parts) {
+    if (part.trim() === '') continue;
+    const separator = part.indexOf('=');
+    const key = (separator === -1 ? part : part.slice(0, separator)).trim();
+    const field = itemKeys[key.toLowerCase()];
+    if (separator === -1 || !field) {
+      issues.push({
+        path: `${path} (--item)`,
+        message: `"${part.trim()}" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount`,
+      });
+      continue;
+    }
+    const value = part.slice(separator + 1).trim();
+    if (field === 'discount') item.discount = { value: numberOrText(value), type: 'FLAT' };
+    else item[field] = numericFields.has(field) ? numberOrText(value) : value;
+  }
+  return { item, issues };
+}
+
+/** Writes an item back as an `--item` value, quoting what needs it (for --print-command). */
+export function formatItemSpec(item: {
+  itemCode: string;
+  purchasedQuantity: number;
+  price: number;
+  nameEn: string;
+  nameAr: string;
+  discount?: { value: number } | undefined;
+}): string {
+  const quote = (value: string) =>
+    /[,"'\\=]/.test(value) || value !== value.trim() ? `"${value.replace(/(["\\])/g, '\\$1')}"` : value;
+  const parts = [
+    `code=${quote(item.itemCode)}`,
+    `qty=${item.purchasedQuantity}`,
+    `price=${item.price}`,
+    `en=${quote(item.nameEn)}`,
+    `ar=${quote(item.nameAr)}`,
+  ];
+  if (item.discount) parts.push(`discount=${item.discount.value}`);
+  return parts.join(',');
+}

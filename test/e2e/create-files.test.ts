@@ -1,0 +1,202 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeFor, received, runCreate } from '../helpers/create-cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+// `einvoice create` from a JSON file, from stdin, with profile defaults and with flags on top: the body the
+// sandbox received must be exactly the merge of defaults < file < flags, normalised to the wire shapes.
+
+let sandbox: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  home = homeFor(sandbox);
+});
+afterAll(() => sandbox.close());
+
+/** A single invoice as a merchant may write it: sample shapes ("false", numeric taxes), bare dates, no amount. */
+const singleFile = {
+  customer: { name: 'Mona Adel', mobile: '+201001234567' },
+  sendingDate: '2030-05-01',
+  releaseDate: '2030-05-01',
+  expiryDate: '2030-05-31',
+  note: 'From a file',
+  alertMerchantUponExpiry: 'false',
+  taxes: 14,
+  items: [{ itemCode: 'MUG', purchasedQuantity: 3, price: 0.1, nameEn: 'Mug', nameAr: 'كوب' }],
+};
+
+const singleFileBody = {
+  customer: { name: 'Mona Adel', mobile: '+201001234567' },
+  amount: 0.3,
+  sendingDate: '2030-05-01',
+  expiryDate: '2030-05-31T23:59:59.999Z',
+  releaseDate: '2030-05-01T00:00:00.000Z',
+  note: 'From a file',
+  alertMerchantUponExpiry: false,
+  items: [{ itemCode: 'MUG', purchasedQuantity: 3, price: 0.1, nameEn: 'Mug', nameAr: 'كوب' }],
+  taxes: '14',
+};
+
+const recurringFile = {
+  cycleType: 'MONTH',
+  cycleValue: 1,
+  customer: { name: 'Karim Nabil', email: 'karim@example.com', mobile: '+201223334445' },
+  amount: 150,
+  sendingDate: '2030-06-01',
+  expiryDate: '2030-06-30T21:59:59.000Z',
+  releaseDate: '2030-06-01T08:00:00+02:00',
+  note: 'Gym membership',
+  communicationMethod: 'EMAIL',
+  discount: { value: 0, type: 'FLAT' },
+};
+
+const recurringFileBody = { ...recurringFile, releaseDate: '2030-06-01T06:00:00.000Z' };
+
+function writeJson(name: string, value: unknown): string {
+  const path = join(home, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return path;
+}
+
+describe('create from a file', () => {
+  it('creates a single invoice from --file, normalising its dates and sample shapes', async () => {
+    writeJson('single.json', singleFile);
+    const result = await runCreate(home, ['single', '--file', 'single.json']);
+    const { last } = await received(sandbox);
+
+    expect(result.code).toBe(0);
+    expect(last?.request).toStrictEqual(singleFileBody);
+    expect(result.stdout).toBe(`✔ Created single invoice ${last?.invoiceNumber} for 0.30 (local).\n`);
+  });
+
+  it('reads the invoice from stdin with --file -', async () => {
+    const result = await runCreate(home, ['recurring', '--file', '-'], { input: JSON.stringify(recurringFile) });
+    const { last } = await received(sandbox);
+
+    expect(result.code).toBe(0);
+    expect(last?.kind).toBe('recurring');
+    expect(last?.request).toStrictEqual(recurringFileBody);
+  });
+
+  it('lets flags override the file: the customer field by field, the items replaced', async () => {
+    writeJson('base.json', singleFile);
+    const result = await runCreate(home, [
+      ...['single', '--file', 'base.json', '--customer-mobile', '+201119998887'],
+      ...['--customer-email', 'mona@example.com', '--method', 'EMAIL', '--note', 'Overridden', '--taxes', '0'],
+      ...['--item', 'code=TEA,qty=2,price=5,en=Tea,ar=شاي'],
+    ]);
+
+    expect(result.code).toBe(0);
+    expect((await received(sandbox)).last?.request).toStrictEqual({
+      customer: { name: 'Mona Adel', email: 'mona@example.com', mobile: '+201119998887' },
+      amount: 10,
+      sendingDate: '2030-05-01',
+      expiryDate: '2030-05-31T23:59:59.999Z',
+      releaseDate: '2030-05-01T00:00:00.000Z',
+      note: 'Overridden',
+      communicationMethod: 'EMAIL',
+      alertMerchantUponExpiry: false,
+      items: [{ itemCode: 'TEA', purchasedQuantity: 2, price: 5, nameEn: 'Tea', nameAr: 'شاي' }],
+      taxes: '0',
+    });
+  });
+
+  it('--save writes the final request, and --file of that file creates the same body', async () => {
+    writeJson('draft.json', singleFile);
+    const saved = await runCreate(home, ['single', '--file', 'draft.json', '--note', 'Saved', '--save', 'saved.json']);
+    const first = await received(sandbox);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain('Saved the request to saved.json.');
+    expect(JSON.parse(readFileSync(join(home, 'saved.json'), 'utf8'))).toStrictEqual(first.last?.request);
+
+    const again = await runCreate(home, ['single', '--file', 'saved.json']);
+    const second = await received(sandbox);
+    expect(again.code).toBe(0);
+    expect(second.count).toBe(first.count + 1);
+    expect(second.last?.invoiceNumber).not.toBe(first.last?.invoiceNumber);
+    expect(second.last?.request).toStrictEqual({ ...singleFileBody, note: 'Saved' });
+    expect(second.last?.request).toStrictEqual(first.last?.request);
+  });
+});
+
+describe('profile defaults', () => {
+  const defaults = {
+    communicationLang: 'ar-eg',
+    communicationMethod: 'NONE',
+    paymentType: 'PUSH_TO_SERVICE_PAY',
+    preferredPaymentMethod: 'PayAtService',
+    alertMerchantUponExpiry: true,
+    taxes: 5,
+  };
+
+  it('fills what neither the file nor the flags give, and yields to both', async () => {
+    const withDefaults = homeFor(sandbox, { defaults });
+    writeFileSync(join(withDefaults, 'invoice.json'), JSON.stringify({ ...singleFile, communicationMethod: 'SMS' }));
+    const result = await runCreate(withDefaults, ['single', '--file', 'invoice.json', '--lang', 'en-gb']);
+
+    expect(result.code).toBe(0);
+    expect((await received(sandbox)).last?.request).toStrictEqual({
+      ...singleFileBody,
+      communicationLang: 'en-gb',
+      communicationMethod: 'SMS',
+      paymentType: 'PUSH_TO_SERVICE_PAY',
+      preferredPaymentMethod: 'PayAtService',
+    });
+  });
+
+  it('applies to recurring invoices without the single-only paymentType', async () => {
+    const withDefaults = homeFor(sandbox, { defaults });
+    const { communicationMethod: _method, ...file } = recurringFile;
+    const result = await runCreate(withDefaults, ['recurring', '--file', '-'], { input: JSON.stringify(file) });
+
+    expect(result.code).toBe(0);
+    const { communicationMethod: _sent, ...body } = recurringFileBody;
+    expect((await received(sandbox)).last?.request).toStrictEqual({
+      ...body,
+      communicationLang: 'ar-eg',
+      communicationMethod: 'NONE',
+      alertMerchantUponExpiry: true,
+      taxes: '5',
+      preferredPaymentMethod: 'PayAtService',
+    });
+  });
+});
+
+describe('files that are refused before anything is sent', () => {
+  it.each([
+    ['a missing file', 'missing.json', undefined, 'Cannot read --file missing.json: no such file.'],
+    ['a file that is not JSON', 'broken.json', '{"note": ', '--file broken.json is not valid JSON'],
+    ['a JSON value that is not an object', 'number.json', '42', '--file number.json must hold one JSON object.'],
+  ])('exits 2 for %s', async (_what, name, content, message) => {
+    if (content !== undefined) writeJson(name, content);
+    const before = await received(sandbox);
+    const result = await runCreate(home, ['single', '--file', name]);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
+  it('exits 2 naming unknown fields and fields of the other kind', async () => {
+    writeJson('odd.json', {
+      ...recurringFile,
+      colour: 'red',
+      paymentType: 'PUSH_TO_CUSTOMER',
+      items: [{ itemCode: 'A', purchasedQuantity: 1, price: 150, nameEn: 'a', nameAr: 'أ', discount: { value: 1 } }],
+    });
+    const before = await received(sandbox);
+    const result = await runCreate(home, ['recurring', '--file', 'odd.json']);
+
+    expect(result.code).toBe(2);
+    const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
+    expect(listed.sort()).toEqual([
+      '  colour: is not a known field',
+      '  items[0].discount (--item): applies only to items of a single invoice; a recurring invoice takes one top-level discount',
+      '  paymentType (--payment-type): applies only to single invoices',
+    ]);
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+});

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeFor, received, runCreate } from '../helpers/create-cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+// `einvoice create single|recurring` from flags alone, without a terminal, against a served sandbox: the body the
+// sandbox received must be exactly the request the flags describe.
+
+let sandbox: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  home = homeFor(sandbox);
+});
+afterAll(() => sandbox.close());
+
+const singleArgs = [
+  'single',
+  ...['--customer-name', 'Amr Hassan', '--customer-mobile', '+201012345678', '--customer-email', 'amr@example.com'],
+  ...['--sending-date', '2030-03-01', '--expiry-date', '2030-03-31', '--release-date', '2030-03-01T09:30:00+02:00'],
+  ...['--business-reference', 'INV-1043', '--note', 'Order 1043, blue shirts', '--lang', 'ar-eg', '--method', 'BOTH'],
+  ...['--alert-on-expiry', '--payment-type', 'PUSH_TO_CUSTOMER', '--taxes', '14', '--preferred-payment-method', 'VALU'],
+  ...['--item', 'code=SKU1,qty=2,price=10.50,en="Shirt, blue",ar=قميص,discount=1'],
+  ...['--item', "code=SKU2,qty=3,price=0.10,en=Sock,ar='جورب'"],
+];
+
+/** The body `singleArgs` describe, in the order the CLI sends it; the amount is the items' total. */
+const singleBody = {
+  customer: { name: 'Amr Hassan', email: 'amr@example.com', mobile: '+201012345678' },
+  amount: 20.3,
+  sendingDate: '2030-03-01',
+  expiryDate: '2030-03-31T23:59:59.999Z',
+  releaseDate: '2030-03-01T07:30:00.000Z',
+  businessReference: 'INV-1043',
+  note: 'Order 1043, blue shirts',
+  communicationLang: 'ar-eg',
+  communicationMethod: 'BOTH',
+  alertMerchantUponExpiry: true,
+  items: [
+    {
+      itemCode: 'SKU1',
+      purchasedQuantity: 2,
+      price: 10.5,
+      nameEn: 'Shirt, blue',
+      nameAr: 'قميص',
+      discount: { value: 1, type: 'FLAT' },
+    },
+    { itemCode: 'SKU2', purchasedQuantity: 3, price: 0.1, nameEn: 'Sock', nameAr: 'جورب' },
+  ],
+  paymentType: 'PUSH_TO_CUSTOMER',
+  taxes: '14',
+  preferredPaymentMethod: 'VALU',
+};
+
+const recurringArgs = [
+  'recurring',
+  ...['--cycle-type', 'WEEK', '--cycle-value', '2', '--discount-value', '10', '--discount-type', 'PERCENTAGE'],
+  ...['--customer-name', 'Mona Adel', '--customer-mobile', '+201001234567', '--amount', '499.99'],
+  ...['--sending-date', '2030-04-01', '--release-date', '2030-04-01', '--expiry-date', '2030-04-15T12:00:00Z'],
+  ...['--note', 'Weekly plan', '--no-alert-on-expiry', '--taxes', '0', '--method', 'SMS', '--lang', 'en-gb'],
+  ...['--preferred-payment-method', 'CARD', '--business-reference', 'PLAN-7'],
+];
+
+const recurringBody = {
+  cycleType: 'WEEK',
+  cycleValue: 2,
+  customer: { name: 'Mona Adel', mobile: '+201001234567' },
+  amount: 499.99,
+  sendingDate: '2030-04-01',
+  expiryDate: '2030-04-15T12:00:00.000Z',
+  releaseDate: '2030-04-01T00:00:00.000Z',
+  businessReference: 'PLAN-7',
+  note: 'Weekly plan',
+  communicationLang: 'en-gb',
+  communicationMethod: 'SMS',
+  alertMerchantUponExpiry: false,
+  discount: { value: 10, type: 'PERCENTAGE' },
+  taxes: '0',
+  preferredPaymentMethod: 'CARD',
+};
+
+/** `args` without `flag` and its value. */
+function without(args: string[], flag: string): string[] {
+  const at = args.indexOf(flag);
+  return at === -1 ? args : [...args.slice(0, at), ...args.slice(at + 2)];
+}
+
+describe('create from flags', () => {
+  it('creates a single invoice with every field given as a flag', async () => {
+    const before = await received(sandbox);
+    const result = await runCreate(home, singleArgs);
+    const after = await received(sandbox);
+
+    expect(result.code).toBe(0);
+    expect(after.count).toBe(before.count + 1);
+    expect(after.last?.kind).toBe('single');
+    expect(after.last?.request).toStrictEqual(singleBody);
+    expect(result.stdout).toBe(`✔ Created single invoice ${after.last?.invoiceNumber} for 20.30 (local).\n`);
+    expect(result.stderr).toContain('Amount 20.30 is the total of the items.');
+  });
+
+  it('creates a recurring invoice with every field given as a flag', async () => {
+    const result = await runCreate(home, recurringArgs);
+    const { last } = await received(sandbox);
+
+    expect(result.code).toBe(0);
+    expect(last?.kind).toBe('recurring');
+    expect(last?.request).toStrictEqual(recurringBody);
+    expect(result.stdout).toBe(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
+  });
+
+  it('resolves relative dates once, against the same moment', async () => {
+    const utcToday = () => new Date().toISOString().slice(0, 10);
+    const dayBefore = utcToday();
+    const result = await runCreate(home, [
+      ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--amount', '10'],
+      ...['--note', 'Relative', '--sending-date', 'today', '--release-date', 'today', '--expiry-date', '+2w'],
+    ]);
+    const dayAfter = utcToday();
+    const request = (await received(sandbox)).last?.request as {
+      sendingDate: string;
+      releaseDate: string;
+      expiryDate: string;
+    };
+
+    expect(result.code).toBe(0);
+    expect([dayBefore, dayAfter]).toContain(request.sendingDate);
+    expect(request.releaseDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Date.parse(request.expiryDate) - Date.parse(request.releaseDate)).toBe(14 * 86_400_000);
+  });
+
+  it('prints {"invoiceNumber": "..."} with --json, the digits exactly as the service sent them', async () => {
+    // Past 2^53, so a number parsed as a double would come back changed.
+    const bigSandbox = await startTestSandbox({ firstInvoiceNumber: '90071992547409931' });
+    try {
+      const result = await runCreate(homeFor(bigSandbox), [...recurringArgs, '--json']);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toStrictEqual({ invoiceNumber: '90071992547409931' });
+      expect((await received(bigSandbox)).last?.request).toStrictEqual(recurringBody);
+    } finally {
+      await bigSandbox.close();
+    }
+  });
+
+  it('--dry-run prints the exact JSON body and sends nothing', async () => {
+    const before = await received(sandbox);
+    const result = await runCreate(home, [...singleArgs, '--dry-run']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${JSON.stringify(singleBody, null, 2)}\n`);
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
+  it('--print-command prints a command line that gives the same body', async () => {
+    const printed = await runCreate(home, [...recurringArgs, '--dry-run', '--print-command']);
+    const commandLine = printed.stderr.split('\n').find((line) => line.startsWith('einvoice create recurring '));
+    expect(commandLine).toBeDefined();
+
+    const { execFileSync } = await import('node:child_process');
+    const words = execFileSync('sh', ['-c', `printf '%s\\0' ${commandLine}`], { encoding: 'utf8' })
+      .split('\0')
+      .slice(3, -1);
+    const again = await runCreate(home, ['recurring', ...words, '--dry-run']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toStrictEqual(recurringBody);
+    expect(again.stdout).toBe(printed.stdout);
+  });
+});
+
+describe('create from flags: what is refused before anything is sent', () => {
+  it('exits 2 listing every missing field when there is no terminal', async () => {
+    const before = await received(sandbox);
+    const result = await runCreate(home, ['single']);
+
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('✖ The single invoice is incomplete or invalid; nothing was sent.');
+    const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
+    expect(listed).toEqual([
+      '  customer (--customer-name, --customer-mobile): is required',
+      '  amount (--amount): is required',
+      '  sendingDate (--sending-date): is required',
+      '  expiryDate (--expiry-date): is required',
+      '  releaseDate (--release-date): is required',
+      '  note (--note): is required',
+    ]);
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
+  it('exits 2 listing every invalid field and flag problem at once', async () => {
+    const before = await received(sandbox);
+    const result = await runCreate(home, [
+      ...['recurring', '--customer-name', 'Mona', '--method', 'BOTH', '--payment-type', 'PUSH_TO_CUSTOMER'],
+      ...['--sending-date', '2025-02-29', '--expiry-date', 'soon', '--release-date', '2030-04-01'],
+      ...['--cycle-type', 'DAY', '--cycle-value', '0', '--discount-value', '5', '--note', 'x'],
+      ...['--item', 'code=A,qty=1,price=abc,en=a,ar=أ,size=XL'],
+    ]);
+
+    expect(result.code).toBe(2);
+    const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
+    expect(listed).toEqual([
+      '  items[0] (--item): "size=XL" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+      '  cycleType (--cycle-type): must be one of MONTH, WEEK',
+      '  cycleValue (--cycle-value): must be at least 1',
+      '  customer.mobile (--customer-mobile): is required',
+      '  amount (--amount): is required',
+      '  sendingDate (--sending-date): must be a real date in the form YYYY-MM-DD (e.g. 2026-12-31)',
+      '  expiryDate (--expiry-date): must be a real UTC date-time in the form YYYY-MM-DDThh:mm:ss.sssZ (e.g. 2026-12-31T23:59:59.000Z)',
+      '  discount.type (--discount-type): is required',
+      '  items[0].price (--item): must be a number',
+      '  paymentType (--payment-type): applies only to single invoices',
+      '  customer.email (--customer-email): is required when communicationMethod is EMAIL or BOTH',
+    ]);
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
+  it('names a single-only flag given to a recurring invoice, and sends nothing', async () => {
+    const before = await received(sandbox);
+    const result = await runCreate(home, [...recurringArgs, '--payment-type', 'PUSH_TO_CUSTOMER']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('  paymentType (--payment-type): applies only to single invoices\n');
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
+  it('exits 2 when --amount differs from the items, and keeps the amount with --yes', async () => {
+    const withAmount = [...without(singleArgs, '--business-reference'), '--amount', '25'];
+    const before = await received(sandbox);
+
+    const refused = await runCreate(home, withAmount);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("The amount 25.00 differs from the items' total 20.30; nothing was sent.");
+    expect(refused.stderr).toContain('  amount (--amount): is 25.00, the items add up to 20.30');
+    expect((await received(sandbox)).count).toBe(before.count);
+
+    const kept = await runCreate(home, [...withAmount, '--yes']);
+    expect(kept.code).toBe(0);
+    expect(kept.stderr).toContain("The amount 25.00 differs from the items' total 20.30; keeping 25.00 (--yes).");
+    const { businessReference: _reference, ...rest } = singleBody;
+    expect((await received(sandbox)).last?.request).toStrictEqual({ ...rest, amount: 25 });
+  });
+
+  it('exits 4 showing the existing invoice when the service refuses a duplicate', async () => {
+    const args = [...without(recurringArgs, '--business-reference'), '--business-reference', 'PLAN-DUP'];
+    const first = await runCreate(home, args);
+    expect(first.code).toBe(0);
+    const { count, last } = await received(sandbox);
+
+    const duplicate = await runCreate(home, args);
+    expect(duplicate.code).toBe(4);
+    expect(duplicate.stdout).toBe('');
+    expect(duplicate.stderr).toContain(`duplicate of invoice ${last?.invoiceNumber}`);
+    expect((await received(sandbox)).count).toBe(count);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addMonths,
+  isRealDate,
+  isRelativeDate,
+  normalizeDate,
+  resolveRelative,
+  type DateField,
+} from '../../src/input/dates.js';
+import { invoiceSchemas, validate } from '../../src/schemas/index.js';
+
+// A fixed `now` late in a UTC day, so a date computed in local time instead of UTC would be a day off.
+const now = new Date('2024-01-31T22:30:00.000Z');
+const at = (instant: string) => new Date(instant);
+
+/** True when the request schema accepts `value` for `field`. */
+function schemaAccepts(field: DateField, value: unknown): boolean {
+  return validate(invoiceSchemas.single.shape[field], value).success;
+}
+
+describe('normalizeDate: sendingDate is a calendar date', () => {
+  it.each([
+    ['2030-03-01', '2030-03-01'],
+    ['2024-02-29', '2024-02-29'],
+    ['today', '2024-01-31'],
+    ['TODAY ', '2024-01-31'],
+    ['tomorrow', '2024-02-01'],
+    ['+7d', '2024-02-07'],
+    ['+2w', '2024-02-14'],
+    ['+1m', '2024-02-29'],
+    ['2030-03-01T10:00:00Z', '2030-03-01'],
+    // An instant is read in UTC: 01:00 at +03:00 is still the 28th in UTC.
+    ['2030-03-01T01:00:00+03:00', '2030-02-28'],
+  ])('%j becomes %j', (typed, expected) => {
+    const normalized = normalizeDate('sendingDate', typed, now);
+    expect(normalized).toBe(expected);
+    expect(schemaAccepts('sendingDate', normalized)).toBe(true);
+  });
+});
+
+describe('normalizeDate: expiry and release are UTC instants with milliseconds', () => {
+  it.each<[DateField, string, string]>([
+    // A bare expiry date lasts to the end of that UTC day; a bare release date starts at its beginning.
+    ['expiryDate', '2030-03-31', '2030-03-31T23:59:59.999Z'],
+    ['releaseDate', '2030-03-01', '2030-03-01T00:00:00.000Z'],
+    ['expiryDate', '2024-02-29', '2024-02-29T23:59:59.999Z'],
+    ['expiryDate', '2030-12-31', '2030-12-31T23:59:59.999Z'],
+    ['releaseDate', '2030-04-30', '2030-04-30T00:00:00.000Z'],
+    ['releaseDate', 'today', '2024-01-31T22:30:00.000Z'],
+    ['expiryDate', 'tomorrow', '2024-02-01T22:30:00.000Z'],
+    ['expiryDate', '+7d', '2024-02-07T22:30:00.000Z'],
+    ['expiryDate', '+2w', '2024-02-14T22:30:00.000Z'],
+    ['expiryDate', '+1m', '2024-02-29T22:30:00.000Z'],
+    ['expiryDate', '2030-03-01T10:00:00+02:00', '2030-03-01T08:00:00.000Z'],
+    ['expiryDate', '2030-03-01T10:00-0530', '2030-03-01T15:30:00.000Z'],
+    ['releaseDate', '2030-03-01T10:00:00.5Z', '2030-03-01T10:00:00.500Z'],
+    ['releaseDate', '2030-03-01T10:00:00.123456Z', '2030-03-01T10:00:00.123Z'],
+    ['releaseDate', '2030-03-01T10:00:00.000Z', '2030-03-01T10:00:00.000Z'],
+  ])('%s: %j becomes %j', (field, typed, expected) => {
+    const normalized = normalizeDate(field, typed, now);
+    expect(normalized).toBe(expected);
+    expect(schemaAccepts(field, normalized)).toBe(true);
+  });
+});
+
+describe('normalizeDate: what it does not understand is passed on for the schema to reject', () => {
+  it.each<[DateField, unknown]>([
+    ['sendingDate', '2025-02-29'],
+    ['sendingDate', '2030-04-31'],
+    ['sendingDate', '2030-13-01'],
+    ['expiryDate', '2025-02-29'],
+    ['releaseDate', '2030-02-30'],
+    ['expiryDate', '2030-02-30T10:00:00Z'],
+    ['releaseDate', '2030-03-01T25:00:00Z'],
+    // Without a zone the instant would depend on the machine's time zone, so it is not guessed.
+    ['expiryDate', '2030-03-01T10:00:00'],
+    ['sendingDate', '01/03/2030'],
+    ['expiryDate', 'next friday'],
+    ['expiryDate', '+1y'],
+    ['sendingDate', '-7d'],
+    ['sendingDate', 20300301],
+  ])('%s: %j is unchanged and invalid', (field, typed) => {
+    const normalized = normalizeDate(field, typed, now);
+    expect(normalized).toBe(typed);
+    expect(schemaAccepts(field, normalized)).toBe(false);
+  });
+});
+
+describe('resolveRelative and addMonths', () => {
+  it('resolves relative dates against now and gives undefined for anything else', () => {
+    expect(resolveRelative('today', now)).toEqual(now);
+    expect(resolveRelative('tomorrow', now)).toEqual(at('2024-02-01T22:30:00.000Z'));
+    expect(resolveRelative('+0d', now)).toEqual(now);
+    expect(resolveRelative('+30d', now)).toEqual(at('2024-03-01T22:30:00.000Z'));
+    expect(resolveRelative('+2W', now)).toEqual(at('2024-02-14T22:30:00.000Z'));
+    expect(resolveRelative('2030-03-01', now)).toBeUndefined();
+    expect(resolveRelative('+d', now)).toBeUndefined();
+  });
+
+  it('does not change the now it is given', () => {
+    const fixed = new Date(now.getTime());
+    resolveRelative('+1m', fixed);
+    resolveRelative('today', fixed)?.setUTCFullYear(1999);
+    expect(fixed).toEqual(now);
+  });
+
+  it('adds months keeping the day, clamped to the last day of the month', () => {
+    expect(addMonths(at('2024-01-31T10:00:00Z'), 1)).toEqual(at('2024-02-29T10:00:00Z'));
+    expect(addMonths(at('2025-01-31T10:00:00Z'), 1)).toEqual(at('2025-02-28T10:00:00Z'));
+    expect(addMonths(at('2030-03-31T00:00:00Z'), 1)).toEqual(at('2030-04-30T00:00:00Z'));
+    expect(addMonths(at('2024-02-29T00:00:00Z'), 12)).toEqual(at('2025-02-28T00:00:00Z'));
+    expect(addMonths(at('2024-12-31T23:59:59.999Z'), 1)).toEqual(at('2025-01-31T23:59:59.999Z'));
+    expect(addMonths(at('2024-11-30T00:00:00Z'), 3)).toEqual(at('2025-02-28T00:00:00Z'));
+    expect(addMonths(at('2024-01-15T00:00:00Z'), 0)).toEqual(at('2024-01-15T00:00:00Z'));
+  });
+
+  it('resolves +1m from January 31 to the end of February, in leap and common years', () => {
+    expect(normalizeDate('sendingDate', '+1m', at('2024-01-31T12:00:00Z'))).toBe('2024-02-29');
+    expect(normalizeDate('sendingDate', '+1m', at('2025-01-31T12:00:00Z'))).toBe('2025-02-28');
+  });
+});
+
+describe('isRealDate and isRelativeDate', () => {
+  it('knows leap years and month lengths', () => {
+    expect(isRealDate('2024-02-29')).toBe(true);
+    expect(isRealDate('2025-02-29')).toBe(false);
+    expect(isRealDate('2000-02-29')).toBe(true);
+    expect(isRealDate('1900-02-29')).toBe(false);
+    expect(isRealDate('2030-04-31')).toBe(false);
+    expect(isRealDate('2030-12-31')).toBe(true);
+    expect(isRealDate('2030-00-10')).toBe(false);
+    expect(isRealDate('2030-3-1')).toBe(false);
+  });
+
+  it('tells relative dates from others', () => {
+    expect(['today', 'tomorrow', '+7d', '+2w', '+1m', ' Today '].every(isRelativeDate)).toBe(true);
+    expect(['2030-03-01', 'yesterday', '+1y', '7d'].some(isRelativeDate)).toBe(false);
+  });
+});
