@@ -5,6 +5,18 @@ export interface CommandContext {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Aborted on the first Ctrl-C (SIGINT) or SIGTERM; absent when the caller offers no interruption. */
+  signal?: AbortSignal;
+  /** How the command answers that signal; see `InterruptControl`. */
+  interrupt?: InterruptControl;
+}
+
+/**
+ * A command that stops on its own once `signal` aborts (finishing its work in flight and saying where it stands)
+ * sets `graceful`. Otherwise the entry point ends the process at the first signal; a second one always does.
+ */
+export interface InterruptControl {
+  graceful: boolean;
 }
 
 /** Options every command accepts, declared on the root command. */

@@ -1,11 +1,13 @@
 import { CommanderError } from 'commander';
-import type { CommandContext } from './context.js';
-import { EinvoiceError, ExitCode } from './errors.js';
+import type { CommandContext, InterruptControl } from './context.js';
+import { EinvoiceError, ExitCode, InterruptedError } from './errors.js';
 import { buildProgram } from './program.js';
 
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
-export async function main(argv: string[], context: CommandContext = processContext()): Promise<number> {
-  const program = buildProgram(context);
+export async function main(argv: string[], context?: CommandContext): Promise<number> {
+  const interrupts = context ? undefined : watchInterrupts();
+  const ctx = context ?? processContext(interrupts as Interrupts);
+  const program = buildProgram(ctx);
   try {
     await program.parseAsync(argv);
     return ExitCode.Ok;
@@ -16,11 +18,61 @@ export async function main(argv: string[], context: CommandContext = processCont
     }
     const { printError } = await import('./output/errors.js');
     const { verbose, color } = program.opts<{ verbose?: boolean; color?: boolean }>();
-    printError(error, context, { verbose: Boolean(verbose), color: color !== false });
+    printError(error, ctx, { verbose: Boolean(verbose), color: color !== false });
     return error instanceof EinvoiceError ? error.exitCode : ExitCode.Internal;
+  } finally {
+    interrupts?.dispose();
   }
 }
 
-function processContext(): CommandContext {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+interface Interrupts {
+  signal: AbortSignal;
+  control: InterruptControl;
+  dispose(): void;
+}
+
+/**
+ * SIGINT and SIGTERM: the first aborts the command's signal. A command that opted in to stopping gracefully, or
+ * that listens for the signal itself (sandbox serve), is left to end on its own; any other ends here at once, with
+ * exit 130. A second signal always ends the process at once.
+ */
+function watchInterrupts(): Interrupts {
+  const controller = new AbortController();
+  const control: InterruptControl = { graceful: false };
+  let received = 0;
+  const onSignal = (name: NodeJS.Signals) => {
+    received += 1;
+    if (received === 1) {
+      controller.abort(new InterruptedError('Interrupted.'));
+      if (control.graceful) {
+        process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again to stop at once).\n');
+        return;
+      }
+      if (process.listenerCount(name) > 1) return;
+    }
+    process.stderr.write(received === 1 ? '\nInterrupted.\n' : '\nInterrupted again: stopping at once.\n');
+    process.exit(ExitCode.Interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    control,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+function processContext(interrupts: Interrupts): CommandContext {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: interrupts.signal,
+    interrupt: interrupts.control,
+  };
 }

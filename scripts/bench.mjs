@@ -1,0 +1,383 @@
+// `npm run bench`: measures einvoice against its speed goals, as ratios taken in one run on this machine, so the
+// figures do not depend on how fast the machine is. Uses the built CLI (run `npm run build` first); builds nothing.
+//
+//   startup      einvoice --help / node -e 0                       goal <= 1.3
+//   stats        einvoice stats (sandbox in another process) / node -e 0   goal <= 3.0
+//   bulk         ideal time / wall time, 10,000 records, 20 ms latency, concurrency 32   goal >= 0.9
+//   throughput   CLI / a plain got loop posting the same bodies, no latency   goal >= 0.6
+//   validation   --dry-run of 100,000 NDJSON records: records per second   goal >= 100,000/s
+//   memory       peak RSS of that dry run   goal <= 120 MiB
+//
+// The bulk runs talk to a minimal stub of the service (in its own process) rather than to the sandbox: the sandbox
+// keeps its whole state in one object it copies on every write, so past a few thousand invoices it, not the CLI,
+// would set the pace.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'einvoice.js');
+const work = mkdtempSync(join(tmpdir(), 'einvoice-bench-'));
+const home = join(work, 'home');
+const token = 'bench-token-0123456789abcdef';
+const quick = process.env.BENCH_QUICK === '1';
+const startupRuns = quick ? 5 : 15;
+const bulkRuns = quick ? 1 : 3;
+const bulkRecords = 10_000;
+const dryRunRecords = 100_000;
+
+if (!existsSync(join(root, 'dist', 'index.js'))) {
+  console.error('dist/ is missing: run `npm run build` first.');
+  process.exit(1);
+}
+mkdirSync(home, { recursive: true });
+
+/** Runs a process to its end; resolves with its wall time in milliseconds and its output. */
+function timed(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { cwd: options.cwd ?? home, env: options.env ?? benchEnv(), stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0 && !options.allowFailure) {
+        reject(new Error(`${command} ${args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`));
+      } else resolve({ ms, code, stdout, stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+function benchEnv(extra = {}) {
+  return { PATH: process.env.PATH ?? '', HOME: home, CI: 'true', NO_COLOR: '1', ...extra };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Starts a long-running process that prints one JSON line when ready; resolves with that line and the process. */
+function serve(args, env = benchEnv()) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      buffered += chunk;
+      const newline = buffered.indexOf('\n');
+      if (newline !== -1) resolve({ child, ready: JSON.parse(buffered.slice(0, newline)) });
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code} before it was ready`)));
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function useProfile(baseUrl) {
+  const file = join(home, '.einvoicerc.json');
+  writeFileSync(file, JSON.stringify({ defaultEnv: 'bench', environments: { bench: { baseUrl, token } } }));
+  chmodSync(file, 0o600);
+}
+
+/** A minimal service: answers each create with the next number after `latency` ms; GET /__span tells (and resets)
+ * the time from the first request's arrival to the last answer, which is the send phase of a run. */
+const stubSource = `
+const http = require('node:http');
+const latency = Number(process.env.STUB_LATENCY_MS || 0);
+let next = 1000001;
+let first = 0;
+let last = 0;
+const server = http.createServer((req, res) => {
+  if (req.url === '/__span') {
+    res.end(JSON.stringify({ ms: last - first }));
+    first = 0;
+    return;
+  }
+  if (!first) first = performance.now();
+  req.resume();
+  req.on('end', () => {
+    const answer = () => {
+      const body = String(next++);
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+      last = performance.now();
+    };
+    if (latency > 0) setTimeout(answer, latency); else answer();
+  });
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+/** The send phase of the last run, as the stub saw it. */
+async function sendPhaseMs(url) {
+  return (await (await globalThis.fetch(`${url}/__span`)).json()).ms;
+}
+
+/** A plain got loop: posts each line of the file with `concurrency` requests in flight, as fast as it can. */
+const gotLoopSource = `
+const { readFileSync } = require('node:fs');
+import(${JSON.stringify(join(root, 'node_modules', 'got', 'dist', 'source', 'index.js'))}).then(async ({ default: got }) => {
+  const [file, url, concurrency, token] = process.argv.slice(1);
+  const bodies = readFileSync(file, 'utf8').trim().split('\\n');
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      await got.post(url + '/invoice-api/invoices/single', {
+        body, headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+        responseType: 'text', retry: { limit: 0 },
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Number(concurrency) }, worker));
+});
+`;
+
+/** Records the CLI sends unchanged (dates already in their wire shapes), each with its own businessReference. */
+function writeRecords(path, count, withReference = true) {
+  const lines = [];
+  for (let index = 1; index <= count; index++) {
+    const record = {
+      customer: { name: `Customer ${index}`, email: `c${index}@example.com`, mobile: '+201001234567' },
+      amount: 100 + (index % 900),
+      sendingDate: '2030-01-01',
+      expiryDate: '2030-02-01T23:59:59.999Z',
+      releaseDate: '2030-01-01T00:00:00.000Z',
+      ...(withReference ? { businessReference: `BENCH-${index}` } : {}),
+      note: `Order ${index}`,
+      communicationMethod: 'SMS',
+      items: [
+        { itemCode: 'SKU-1', purchasedQuantity: 2, price: (100 + (index % 900)) / 2, nameEn: 'Shirt', nameAr: 'قميص' },
+      ],
+      paymentType: 'PUSH_TO_CUSTOMER',
+    };
+    lines.push(JSON.stringify(record));
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+let journals = 0;
+function bulkArgs(file, concurrency) {
+  journals += 1;
+  const journal = join(work, `journal-${journals}.ndjson`);
+  return [
+    bin,
+    'create',
+    'single',
+    '--file',
+    file,
+    '--yes',
+    '--quiet',
+    '--concurrency',
+    String(concurrency),
+    '--journal',
+    journal,
+  ];
+}
+
+/** Peak RSS of a dry run in KiB, by /usr/bin/time -v, else by polling /proc/PID/status. */
+async function dryRun(file) {
+  const args = [bin, 'create', 'single', '--file', file, '--dry-run', '--quiet'];
+  if (existsSync('/usr/bin/time')) {
+    const result = await timed('/usr/bin/time', ['-v', process.execPath, ...args]);
+    const kib = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1]);
+    return { ms: result.ms, kib };
+  }
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, args, { cwd: home, env: benchEnv(), stdio: 'ignore' });
+  let kib = 0;
+  const poll = setInterval(() => {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (match) kib = Math.max(kib, Number(match[1]));
+    } catch {
+      // The process has just ended.
+    }
+  }, 20);
+  await new Promise((resolve) => child.on('close', resolve));
+  clearInterval(poll);
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, kib };
+}
+
+const rows = [];
+function report(name, value, goal, ok, detail) {
+  rows.push({ name, value, goal, ok, detail });
+  console.log(`${name.padEnd(54)} ${value.padStart(12)}   goal ${goal.padEnd(14)} ${ok ? 'ok  ' : 'MISS'}  ${detail}`);
+}
+
+/** A line that gives context to a goal, without being one. */
+function info(name, value, detail) {
+  console.log(`${`  (info) ${name}`.padEnd(54)} ${value.padStart(12)}   ${detail}`);
+}
+
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+
+async function main() {
+  console.log(`einvoice bench: node ${process.version}, ${cpus().length} CPUs; medians of repeated runs\n`);
+
+  // Startup: node -e 0 and einvoice --help, alternated so that both see the same machine load.
+  const node = [];
+  const help = [];
+  for (let run = 0; run < startupRuns; run++) {
+    node.push((await timed(process.execPath, ['-e', '0'])).ms);
+    help.push((await timed(process.execPath, [bin, '--help'])).ms);
+  }
+  const nodeMs = median(node);
+  report(
+    'einvoice --help / node -e 0',
+    `${(median(help) / nodeMs).toFixed(2)}x`,
+    '<= 1.3',
+    median(help) / nodeMs <= 1.3,
+    `${startupRuns} runs each: ${fmt(median(help))} / ${fmt(nodeMs)}`,
+  );
+
+  // Statistics against a sandbox served by another process.
+  const sandbox = await serve([bin, 'sandbox', 'serve', '--port', '0', '--json', '--token', token]);
+  useProfile(sandbox.ready.url);
+  const stats = [];
+  const node2 = [];
+  for (let run = 0; run < startupRuns; run++) {
+    node2.push((await timed(process.execPath, ['-e', '0'])).ms);
+    stats.push((await timed(process.execPath, [bin, 'stats'])).ms);
+  }
+  await stop(sandbox.child);
+  const statsRatio = median(stats) / median(node2);
+  report(
+    'einvoice stats / node -e 0',
+    `${statsRatio.toFixed(2)}x`,
+    '<= 3.0',
+    statsRatio <= 3,
+    `${startupRuns} runs each: ${fmt(median(stats))} / ${fmt(median(node2))}`,
+  );
+
+  // Bulk with 20 ms of service latency at concurrency 32.
+  const bulkFile = join(work, 'bulk.ndjson');
+  writeRecords(bulkFile, bulkRecords);
+  const latency = 20;
+  const concurrency = 32;
+  const slow = await serve(['-e', stubSource], benchEnv({ STUB_LATENCY_MS: String(latency) }));
+  useProfile(slow.ready.url);
+  const walls = [];
+  const phases = [];
+  await sendPhaseMs(slow.ready.url);
+  for (let run = 0; run < bulkRuns; run++) {
+    walls.push((await timed(process.execPath, bulkArgs(bulkFile, concurrency))).ms);
+    phases.push(await sendPhaseMs(slow.ready.url));
+  }
+  const ideal = (bulkRecords * latency) / concurrency;
+  const efficiency = ideal / median(walls);
+  report(
+    `bulk ${bulkRecords} @ ${latency} ms, c=${concurrency}: ideal / wall`,
+    efficiency.toFixed(2),
+    '>= 0.9',
+    efficiency >= 0.9,
+    `${bulkRuns} runs: ${fmt(median(walls))}, ideal ${fmt(ideal)}`,
+  );
+
+  info(
+    'send phase (first request to last answer)',
+    (ideal / median(phases)).toFixed(2),
+    `no start-up or up-front validation: ${fmt(median(phases))}`,
+  );
+  // The same without businessReference: every record waits for its `sent` mark's fsync.
+  const plainFile = join(work, 'bulk-no-reference.ndjson');
+  writeRecords(plainFile, bulkRecords, false);
+  const plainWall = (await timed(process.execPath, bulkArgs(plainFile, concurrency))).ms;
+  info(
+    'records without businessReference',
+    (ideal / plainWall).toFixed(2),
+    `each waits for its journal fsync before its request; 1 run: ${fmt(plainWall)}`,
+  );
+  // What this machine allows: the plain got loop under the same latency and concurrency.
+  const loopArgs = ['-e', gotLoopSource, bulkFile, slow.ready.url, String(concurrency), token];
+  await sendPhaseMs(slow.ready.url);
+  const loopWall = (await timed(process.execPath, loopArgs)).ms;
+  const loopPhase = await sendPhaseMs(slow.ready.url);
+  info(
+    'a plain got loop (the ceiling here)',
+    (ideal / loopWall).toFixed(2),
+    `1 run: ${fmt(loopWall)}; its send phase ${fmt(loopPhase)} (${(ideal / loopPhase).toFixed(2)})`,
+  );
+  await stop(slow.child);
+
+  // Throughput with no latency: the CLI against a plain got loop posting the same bodies to the same endpoint.
+  const fast = await serve(['-e', stubSource], benchEnv({ STUB_LATENCY_MS: '0' }));
+  useProfile(fast.ready.url);
+  const cli = [];
+  const loop = [];
+  for (let run = 0; run < bulkRuns; run++) {
+    cli.push((await timed(process.execPath, bulkArgs(bulkFile, concurrency))).ms);
+    loop.push(
+      (await timed(process.execPath, ['-e', gotLoopSource, bulkFile, fast.ready.url, String(concurrency), token])).ms,
+    );
+  }
+  await stop(fast.child);
+  const throughput = median(loop) / median(cli);
+  report(
+    `bulk ${bulkRecords}, no latency: CLI / got loop`,
+    throughput.toFixed(2),
+    '>= 0.6',
+    throughput >= 0.6,
+    `${bulkRuns} runs each (whole processes): CLI ${fmt(median(cli))}, got loop ${fmt(median(loop))}`,
+  );
+
+  // Validation rate and memory of a dry run over 100,000 NDJSON records.
+  const bigFile = join(work, 'big.ndjson');
+  writeRecords(bigFile, dryRunRecords);
+  const dry = [];
+  for (let run = 0; run < bulkRuns; run++) dry.push(await dryRun(bigFile));
+  const empty = join(work, 'empty.ndjson');
+  writeFileSync(empty, '');
+  const startup = [];
+  for (let run = 0; run < bulkRuns; run++) startup.push((await dryRun(empty)).ms);
+  const rate = dryRunRecords / (median(dry.map((run) => run.ms)) / 1000);
+  const validationOnly = dryRunRecords / ((median(dry.map((run) => run.ms)) - median(startup)) / 1000);
+  const peakMiB = Math.max(...dry.map((run) => run.kib)) / 1024;
+  report(
+    `--dry-run of ${dryRunRecords} NDJSON records: rate`,
+    `${Math.round(rate).toLocaleString('en-US')}/s`,
+    '>= 100,000/s',
+    rate >= 100_000,
+    `${bulkRuns} runs: ${fmt(median(dry.map((run) => run.ms)))} each, process start included`,
+  );
+  info(
+    'rate less an empty dry run (start-up)',
+    `${Math.round(validationOnly).toLocaleString('en-US')}/s`,
+    `empty dry run: ${fmt(median(startup))}`,
+  );
+  report(
+    '  peak RSS of that run',
+    `${peakMiB.toFixed(0)} MiB`,
+    '<= 120 MiB',
+    peakMiB <= 120,
+    existsSync('/usr/bin/time') ? 'by /usr/bin/time -v' : 'by /proc/PID/status VmHWM',
+  );
+
+  const missed = rows.filter((row) => !row.ok).length;
+  console.log(`\n${rows.length - missed} of ${rows.length} goals met${quick ? ' (BENCH_QUICK=1: fewer runs)' : ''}.`);
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(work, { recursive: true, force: true }));

@@ -1,0 +1,193 @@
+import { constants, createReadStream } from 'node:fs';
+import { access, open, stat } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+
+// Decides what `--file` holds by looking at its first lines only, so a long file is never read twice: one JSON
+// object (the one-invoice flow), a JSON array of invoices, or NDJSON (one invoice per line).
+
+/** How the records of a file of many invoices are written. */
+export type RecordFormat = 'array' | 'ndjson';
+
+/** What `--file` holds. */
+export type InvoiceFileInput =
+  | { kind: 'one'; value: unknown }
+  | {
+      kind: 'many';
+      format: RecordFormat;
+      /** The path as given (`-` for stdin). */
+      path: string;
+      /** The file's absolute path; undefined for stdin. */
+      absolutePath?: string;
+      /** How messages name it: the path, or `stdin`. */
+      name: string;
+      /** The bytes of the input, from the start; call once. */
+      open(): AsyncIterable<Buffer>;
+    };
+
+const ndjsonExtensions = new Set(['.ndjson', '.jsonl']);
+/** How far detection reads while looking for the end of the first two lines. */
+const peekLimit = 1 << 20;
+
+/** Reads just enough of `--file` to tell one invoice from many; one invoice is parsed as before. */
+export async function readInvoiceFile(path: string, context: CommandContext): Promise<InvoiceFileInput> {
+  const name = path === '-' ? 'stdin' : path;
+  if (path !== '-') {
+    const absolutePath = resolve(context.cwd, path);
+    const byExtension = ndjsonExtensions.has(extname(absolutePath).toLowerCase());
+    const format = byExtension ? 'ndjson' : detectFormat(await peekFile(absolutePath, name));
+    if (format === undefined || !(await readable(absolutePath))) {
+      // One invoice (or a file that cannot be read): read as the one-invoice flow always has, with its messages.
+      const { readJsonInput } = await import('../input/json-file.js');
+      return { kind: 'one', value: await readJsonInput(path, context) };
+    }
+    return many(format, path, name, absolutePath, () => createReadStream(absolutePath, { highWaterMark: 1 << 16 }));
+  }
+  const peeked = await peekStream(context.stdin);
+  const format = detectFormat(peeked.text);
+  if (format === undefined) {
+    return { kind: 'one', value: parseWhole(Buffer.concat([peeked.head, ...(await drain(peeked.rest))]), name) };
+  }
+  return many(format, path, name, undefined, () => replay(peeked.head, peeked.rest));
+}
+
+function many(
+  format: RecordFormat,
+  path: string,
+  name: string,
+  absolutePath: string | undefined,
+  read: () => AsyncIterable<Buffer>,
+): InvoiceFileInput {
+  let opened = false;
+  return {
+    kind: 'many',
+    format,
+    path,
+    absolutePath,
+    name,
+    open() {
+      if (opened) throw new Error(`${name} can be read only once`);
+      opened = true;
+      return read();
+    },
+  };
+}
+
+/**
+ * The format of a text from its beginning: `[` starts an array of invoices (an empty array is not a batch);
+ * `{` starts NDJSON when a line is a whole JSON object and another line follows. Undefined means one document.
+ */
+export function detectFormat(text: string): RecordFormat | undefined {
+  const body = text.replace(/^\uFEFF/, '').trimStart();
+  if (body.startsWith('[')) return /^\[\s*\]/.test(body) ? undefined : 'array';
+  if (!body.startsWith('{')) return undefined;
+  const lines = body.split('\n').filter((line) => line.trim() !== '');
+  const [first, second] = lines;
+  if (first !== undefined && isJsonObject(first)) return second === undefined ? undefined : 'ndjson';
+  // A broken first record followed by a whole object on the next line is still NDJSON; a pretty-printed object's
+  // second line (`"key": value,`) never parses as an object on its own.
+  return second !== undefined && isJsonObject(second) ? 'ndjson' : undefined;
+}
+
+function isJsonObject(line: string): boolean {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{') || !trimmed.endsWith('}')) return false;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Enough of the text to detect its format: up to the end of its second non-blank line, or `peekLimit`. */
+function enoughToDetect(text: string): boolean {
+  if (text.length >= peekLimit) return true;
+  const body = text.trimStart();
+  if (body.startsWith('[')) return /^\[\s*\S/.test(body);
+  let lines = 0;
+  for (const line of body.split('\n').slice(0, -1)) if (line.trim() !== '' && ++lines === 2) return true;
+  return false;
+}
+
+/** A file (or a pipe) this process may read. */
+async function readable(absolutePath: string): Promise<boolean> {
+  try {
+    await access(absolutePath, constants.R_OK);
+    const info = await stat(absolutePath);
+    return info.isFile() || info.isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+async function peekFile(absolutePath: string, name: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(absolutePath, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // The one-invoice reader words these errors; let it.
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'EACCES') return '';
+    throw new UsageError(`Cannot read --file ${name}: ${(error as Error).message}.`);
+  }
+  try {
+    let text = '';
+    const buffer = Buffer.alloc(1 << 16);
+    for (let position = 0; !enoughToDetect(text);) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      text += buffer.toString('utf8', 0, bytesRead);
+    }
+    return text;
+  } catch {
+    return '';
+  } finally {
+    await handle.close();
+  }
+}
+
+interface PeekedStream {
+  text: string;
+  head: Buffer;
+  rest: AsyncIterator<Buffer>;
+}
+
+async function peekStream(stream: NodeJS.ReadableStream): Promise<PeekedStream> {
+  const rest = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const chunks: Buffer[] = [];
+  let text = '';
+  while (!enoughToDetect(text)) {
+    const next = await rest.next();
+    if (next.done) break;
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    chunks.push(chunk);
+    text += chunk.toString('utf8');
+  }
+  return { text, head: Buffer.concat(chunks), rest: rest as AsyncIterator<Buffer> };
+}
+
+async function* replay(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  if (head.length > 0) yield head;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+    yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+  }
+}
+
+async function drain(rest: AsyncIterator<Buffer>): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+    chunks.push(typeof next.value === 'string' ? Buffer.from(next.value) : next.value);
+  }
+  return chunks;
+}
+
+function parseWhole(content: Buffer, name: string): unknown {
+  try {
+    return JSON.parse(content.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`--file ${name} is not valid JSON: ${(error as Error).message}.`);
+  }
+}

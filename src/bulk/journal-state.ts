@@ -1,0 +1,121 @@
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { UsageError } from '../errors.js';
+import type { InvoiceKind } from '../schemas/index.js';
+import { journalVersion, type JournalEntry } from './journal.js';
+
+// Reads a journal back into what each record went through. The last entry of a record decides its state; a last
+// line without its newline was torn by a crash and is ignored (it guarded nothing: the step after it never ran).
+
+/** Where a record stands according to the journal. */
+export type JournaledState = 'planned' | 'sent' | 'created' | 'failed' | 'uncertain';
+
+/** One record of earlier runs. */
+export interface JournaledRecord {
+  key: string;
+  state: JournaledState;
+  record?: number;
+  businessReference?: string;
+  /** The body planned for it; dropped once it is created, since it will not be sent again. */
+  body?: Record<string, unknown>;
+  invoiceNumber?: string;
+  alreadyExisted?: boolean;
+  error?: string;
+}
+
+/** What the earlier runs of a journal left. */
+export interface JournalState {
+  /** The instant the first run resolved relative dates to; every rerun resolves them the same way. */
+  resolveDatesAt?: Date;
+  kind?: InvoiceKind;
+  shard?: string;
+  records: Map<string, JournaledRecord>;
+  /** Lines that could not be read (other than a torn last line). */
+  damagedLines: number;
+}
+
+/** Reads the journal at `path`; undefined when there is none. */
+export async function readJournal(path: string): Promise<JournalState | undefined> {
+  const state: JournalState = { records: new Map(), damagedLines: 0 };
+  try {
+    for await (const line of completeLines(path)) apply(state, line);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read the journal ${path}: ${(error as Error).message}.`);
+  }
+  return state;
+}
+
+/** The lines of the file that end with a newline. */
+async function* completeLines(path: string): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) {
+    const text = rest + decoder.write(chunk as Buffer);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const line = text.slice(start, end);
+      start = end + 1;
+      if (line.trim() !== '') yield line;
+    }
+    rest = text.slice(start);
+  }
+}
+
+function apply(state: JournalState, line: string): void {
+  let entry: JournalEntry;
+  try {
+    entry = JSON.parse(line) as JournalEntry;
+  } catch {
+    state.damagedLines += 1;
+    return;
+  }
+  if (entry.type === 'run') {
+    if (entry.version !== journalVersion) {
+      throw new UsageError(`The journal was written by another version of einvoice (format ${entry.version}).`, {
+        hint: 'Finish the batch with that version, or start over with a new --journal.',
+      });
+    }
+    // The first run fixes the batch's dates, kind and shard.
+    if (!state.resolveDatesAt) {
+      state.resolveDatesAt = new Date(entry.resolveDatesAt);
+      state.kind = entry.kind;
+      state.shard = entry.shard;
+    }
+    return;
+  }
+  if (typeof entry.key !== 'string') {
+    state.damagedLines += 1;
+    return;
+  }
+  let record = state.records.get(entry.key);
+  if (!record) {
+    record = { key: entry.key, state: 'planned' };
+    state.records.set(entry.key, record);
+  }
+  switch (entry.type) {
+    case 'planned':
+      record.record = entry.record;
+      record.businessReference = entry.businessReference;
+      if (record.state !== 'created') record.body = entry.body as Record<string, unknown>;
+      break;
+    case 'sent':
+      record.state = 'sent';
+      record.error = undefined;
+      break;
+    case 'created':
+      record.state = 'created';
+      record.invoiceNumber = entry.invoiceNumber;
+      record.alreadyExisted = entry.alreadyExisted;
+      record.body = undefined;
+      break;
+    case 'failed':
+    case 'uncertain':
+      record.state = entry.type;
+      record.error = entry.error;
+      break;
+    default:
+      state.damagedLines += 1;
+  }
+}

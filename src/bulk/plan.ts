@@ -1,0 +1,206 @@
+import { InterruptedError, type FieldIssue } from '../errors.js';
+import { toMinorUnits, type Invoice } from '../schemas/index.js';
+import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
+import type { JournalState, JournaledRecord } from './journal-state.js';
+import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
+import type { SourceRecord } from './records.js';
+import type { RecordResult } from './results.js';
+import type { SpoolEntry } from './spool.js';
+
+// Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
+// given its content key, checked against the earlier records of the file (rule 2.3.2) and against the journal of
+// earlier runs. Records to send go to the spool with their final body.
+
+/** `--shard I/N`: the records whose position modulo N is I-1. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+export interface PlanOptions extends RecordContext {
+  /** The records of the file, in batches. */
+  records: AsyncIterable<SourceRecord[]>;
+  shard?: Shard;
+  journal?: JournalState;
+  resendUncertain: boolean;
+  /** Receives the records to send; absent for a dry run. A returned promise means: wait before writing more. */
+  spool?: { write(entry: SpoolEntry): Promise<void> | undefined };
+  signal?: AbortSignal;
+}
+
+/** How a rerun relates to the earlier runs of its journal. */
+export interface ResumeCounts {
+  /** Created by an earlier run: skipped. */
+  done: number;
+  /** Sent before without being created (failed, or unknown with a businessReference): sent again. */
+  retry: number;
+  /** Sent before, outcome unknown, no businessReference: not sent again. */
+  heldUncertain: number;
+  /** Not in the journal. */
+  new: number;
+  /** In the journal under other content (same businessReference, or same position): changed since. */
+  changed: number;
+}
+
+export interface Plan {
+  results: RecordResult[];
+  /** Every problem of every invalid record; each path names the record, its line and the field. */
+  issues: FieldIssue[];
+  /** Records written to the spool. */
+  toSend: number;
+  resume?: ResumeCounts;
+}
+
+/** True when the record at `position` (from 0) belongs to `shard`. */
+export function inShard(position: number, shard: Shard | undefined): boolean {
+  return !shard || position % shard.count === shard.index - 1;
+}
+
+/** Plans every record; the spool receives those to send, in file order. */
+export async function planBatch(options: PlanOptions): Promise<Plan> {
+  const { kind, journal } = options;
+  // Content keys match records with the journal; a dry run without a journal needs none.
+  const keys = journal || options.spool ? new ContentKeys() : undefined;
+  const results: RecordResult[] = [];
+  const issues: FieldIssue[] = [];
+  const firstWithSameInvoice = new Map<string, number>();
+  const matched = new Set<string>();
+  const unmatched: Array<{ index: number; ownReference?: string }> = [];
+  const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
+  let toSend = 0;
+
+  for await (const batch of options.records) {
+    if (options.signal?.aborted)
+      throw new InterruptedError('Interrupted while checking the records: nothing was sent.');
+    for (const source of batch) {
+      if (!inShard(source.position, options.shard)) continue;
+      const result: RecordResult = { record: source.position + 1, line: source.line, status: 'pending' };
+      const index = results.push(result) - 1;
+      const invalid = (found: FieldIssue[]) => {
+        const where = `record ${result.record} (line ${source.line})`;
+        result.status = 'invalid';
+        result.issues = found;
+        for (const issue of found) {
+          issues.push({ path: issue.path === wholeRecord ? where : `${where}: ${issue.path}`, message: issue.message });
+        }
+      };
+
+      const parsed = parseRecord(source.text);
+      if ('issue' in parsed) {
+        invalid([parsed.issue]);
+        continue;
+      }
+      const { record } = parsed;
+      const ownReference = stringField(record.businessReference ?? options.flags.businessReference);
+      result.businessReference = ownReference;
+      let canonical: string | undefined;
+      const content = () => (canonical ??= canonicalJson(record));
+      const key = keys ? keys.next(contentHash(kind, content())) : '';
+      const earlier = journal?.records.get(key);
+      if (earlier) matched.add(key);
+
+      // A record that may have been created is sent again with the very body it was sent with, so the service can
+      // recognise it as a duplicate; any other is planned afresh (against the same instant for relative dates).
+      const previouslySent = earlier?.state === 'sent' || earlier?.state === 'uncertain';
+      const sameBody = previouslySent && earlier?.body !== undefined;
+      const merged = sameBody
+        ? { raw: earlier.body as Record<string, unknown>, issues: [] }
+        : mergeRecord(record, result.record, options, content);
+      const checked = checkBody(merged.raw, merged.issues, options);
+      const body = 'body' in checked ? checked.body : undefined;
+      const sameInvoice = body?.businessReference === undefined ? undefined : ruleKey(body);
+
+      if (earlier?.state === 'created') {
+        result.status = 'created-earlier';
+        result.invoiceNumber = earlier.invoiceNumber;
+        result.businessReference = body?.businessReference ?? earlier.businessReference;
+        if (sameInvoice && !firstWithSameInvoice.has(sameInvoice)) firstWithSameInvoice.set(sameInvoice, result.record);
+        resume.done += 1;
+        continue;
+      }
+      if (!body) {
+        invalid('issues' in checked ? checked.issues : []);
+        continue;
+      }
+      result.businessReference = body.businessReference;
+      if (sameInvoice) {
+        const first = firstWithSameInvoice.get(sameInvoice);
+        if (first !== undefined) {
+          result.status = 'duplicate';
+          result.duplicateOf = first;
+          result.error = `same businessReference, amount and sendingDate as record ${first}`;
+          continue;
+        }
+        firstWithSameInvoice.set(sameInvoice, result.record);
+      }
+      if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {
+        result.status = 'uncertain';
+        result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
+        resume.heldUncertain += 1;
+        continue;
+      }
+      if (earlier) resume.retry += 1;
+      else if (journal) {
+        unmatched.push({ index, ownReference });
+      }
+      toSend += 1;
+      const entry = { index, key, journaled: sameBody, previouslySent, body: body as Record<string, unknown> };
+      const backlog = options.spool?.write(entry);
+      if (backlog) await backlog;
+    }
+  }
+
+  if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
+  return { results, issues, toSend, resume: journal ? resume : undefined };
+}
+
+/** Rule 2.3.2: the same businessReference, amount and sendingDate make the same invoice. */
+function ruleKey(body: Invoice): string {
+  return `${body.businessReference}\u0000${toMinorUnits(body.amount)}\u0000${body.sendingDate}`;
+}
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * Counts the records not in the journal as new or changed. A record changed when the journal holds another
+ * content under its businessReference (or, without one, at its position) that no record of the file has now.
+ * A changed record whose earlier version was sent is held back: sending it would make a second invoice.
+ * Returns how many were held.
+ */
+function holdChanged(
+  results: RecordResult[],
+  unmatched: Array<{ index: number; ownReference?: string }>,
+  journal: JournalState,
+  matched: Set<string>,
+  resume: ResumeCounts,
+): number {
+  const byReference = new Map<string, JournaledRecord>();
+  const byPosition = new Map<number, JournaledRecord>();
+  for (const entry of journal.records.values()) {
+    if (matched.has(entry.key)) continue;
+    if (entry.businessReference !== undefined) byReference.set(entry.businessReference, entry);
+    if (entry.record !== undefined) byPosition.set(entry.record, entry);
+  }
+  let held = 0;
+  for (const { index, ownReference } of unmatched) {
+    const result = results[index] as RecordResult;
+    const before = ownReference !== undefined ? byReference.get(ownReference) : byPosition.get(result.record);
+    if (!before) {
+      resume.new += 1;
+      continue;
+    }
+    resume.changed += 1;
+    if (before.state === 'created' || before.state === 'sent' || before.state === 'uncertain') {
+      held += 1;
+      result.status = 'changed';
+      result.invoiceNumber = before.invoiceNumber;
+      result.error =
+        before.state === 'created'
+          ? `changed since an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`
+          : 'changed since an earlier run sent it (outcome unknown); not sent again';
+    }
+  }
+  return held;
+}

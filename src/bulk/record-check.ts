@@ -1,0 +1,100 @@
+import type { FieldIssue } from '../errors.js';
+import { withFlagName } from '../input/invoice-flags.js';
+import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
+import { formatAmount } from '../output/format.js';
+import { invoiceSchemas, validate, type Invoice, type InvoiceDefaults, type InvoiceKind } from '../schemas/index.js';
+import { generatedReference } from './content-key.js';
+
+// Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
+// defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
+
+/** What every record of a batch is merged with. */
+export interface RecordContext {
+  kind: InvoiceKind;
+  defaults: InvoiceDefaults;
+  /** The partial invoice built from the flags; it wins over each record's fields. */
+  flags: Record<string, unknown>;
+  /** The instant relative dates resolve to. */
+  now: Date;
+  /** --yes: keep an amount that differs from the items' total. */
+  acceptAmountConflicts: boolean;
+  referencePrefix?: string;
+}
+
+/** The path of an issue with the record as a whole. */
+export const wholeRecord = '(record)';
+
+/** Parses a record's text: the invoice object without `$schema`, or why it is not one. */
+export function parseRecord(text: string): { record: Record<string, unknown> } | { issue: FieldIssue } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { issue: { path: wholeRecord, message: `is not valid JSON: ${(error as Error).message}` } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { issue: { path: wholeRecord, message: 'must be a JSON object (one invoice)' } };
+  }
+  const record = value as Record<string, unknown>;
+  if (!('$schema' in record)) return { record };
+  const { $schema: _schema, ...rest } = record;
+  return { record: rest };
+}
+
+/**
+ * The record merged with the defaults and flags: dates resolved, the amount computed from the items when absent,
+ * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash).
+ */
+export function mergeRecord(
+  record: Record<string, unknown>,
+  recordNumber: number,
+  context: RecordContext,
+  canonical: () => string,
+): { raw: Record<string, unknown>; issues: FieldIssue[] } {
+  const raw = mergeInvoiceSources({
+    kind: context.kind,
+    defaults: context.defaults,
+    file: record,
+    flags: context.flags,
+    now: context.now,
+  });
+  const issues: FieldIssue[] = [];
+  const amount = checkAmount(raw);
+  if (amount.kind === 'computed') raw.amount = amount.amount;
+  else if (amount.kind === 'conflict' && !context.acceptAmountConflicts) {
+    issues.push({
+      path: 'amount',
+      message: `is ${formatAmount(amount.given)}, the items add up to ${formatAmount(amount.computed)} (--yes keeps the amount as given)`,
+    });
+  }
+  if (context.referencePrefix && raw.businessReference === undefined) {
+    raw.businessReference = generatedReference(context.referencePrefix, canonical(), recordNumber);
+  }
+  return { raw, issues };
+}
+
+/** Validates a merged record with the shared schema; issues of fields set by flags name the flag. */
+export function checkBody(
+  raw: Record<string, unknown>,
+  earlierIssues: FieldIssue[],
+  context: RecordContext,
+): { body: Invoice } | { issues: FieldIssue[] } {
+  const schema = invoiceSchemas[context.kind];
+  // The plain parse is the fast path; `validate` words the issues of the few records that fail.
+  const quick = schema.safeParse(raw);
+  if (quick.success && earlierIssues.length === 0) return { body: quick.data as Invoice };
+  const checked = quick.success ? undefined : validate(schema, raw);
+  const issues = [...earlierIssues, ...(checked && !checked.success ? checked.issues : [])];
+  return { issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : issue)) };
+}
+
+/** True when the field at `path` (`customer.name`, `items[0].price`) was given by a flag. */
+function setByFlag(path: string, flags: Record<string, unknown>): boolean {
+  const [top = '', nested] = path.split(/[.[]/);
+  const value = flags[top];
+  if (value === undefined) return false;
+  if ((top === 'customer' || top === 'discount') && nested !== undefined) {
+    return (value as Record<string, unknown>)[nested] !== undefined;
+  }
+  return true;
+}

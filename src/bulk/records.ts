@@ -1,0 +1,182 @@
+import { StringDecoder } from 'node:string_decoder';
+import { UsageError } from '../errors.js';
+import type { RecordFormat } from './input-format.js';
+
+// Streams the records of a file of many invoices, a chunk's worth at a time, so memory stays flat however long the
+// file is. Records come out as text with their position and line; parsing is left to the caller, which skips the
+// records of other shards without paying for it.
+
+/** One record as written in the file. */
+export interface SourceRecord {
+  /** Position in the file, from 0. */
+  position: number;
+  /** Line of the file where the record starts, from 1. */
+  line: number;
+  /** The record's JSON text. */
+  text: string;
+}
+
+/** Splits `chunks` into batches of records: one per non-blank line for NDJSON, one per element for a JSON array. */
+export function readRecords(
+  chunks: AsyncIterable<Buffer>,
+  format: RecordFormat,
+  name: string,
+): AsyncGenerator<SourceRecord[]> {
+  return format === 'ndjson' ? ndjsonRecords(chunks) : arrayRecords(chunks, name);
+}
+
+async function* decoded(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let first = true;
+  for await (const chunk of chunks) {
+    let text = decoder.write(chunk);
+    if (first && text.length > 0) {
+      text = text.replace(/^\uFEFF/, '');
+      first = false;
+    }
+    if (text.length > 0) yield text;
+  }
+  const tail = decoder.end();
+  if (tail.length > 0) yield tail;
+}
+
+/** NDJSON: each non-blank line is a record; blank lines are skipped but still counted. */
+export async function* ndjsonRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceRecord[]> {
+  let rest = '';
+  let line = 0;
+  let position = 0;
+  for await (const text of decoded(chunks)) {
+    const buffer = rest + text;
+    const batch: SourceRecord[] = [];
+    let start = 0;
+    for (let end = buffer.indexOf('\n', start); end !== -1; end = buffer.indexOf('\n', start)) {
+      line += 1;
+      const record = buffer.slice(start, end).trim();
+      start = end + 1;
+      if (record !== '') batch.push({ position: position++, line, text: record });
+    }
+    rest = buffer.slice(start);
+    if (batch.length > 0) yield batch;
+  }
+  const last = rest.trim();
+  if (last !== '') yield [{ position, line: line + 1, text: last }];
+}
+
+/**
+ * A JSON array: each element is a record. Elements are found by tracking strings and nesting, then parsed one by
+ * one; a file that is not one array (text after it, or no closing bracket) is refused as a whole.
+ */
+export async function* arrayRecords(chunks: AsyncIterable<Buffer>, name: string): AsyncGenerator<SourceRecord[]> {
+  const scanner = new ArrayScanner(name);
+  for await (const text of decoded(chunks)) {
+    const batch = [...scanner.feed(text)];
+    if (batch.length > 0) yield batch;
+  }
+  scanner.finish();
+}
+
+const enum Char {
+  Newline = 10,
+  Quote = 34,
+  Comma = 44,
+  Backslash = 92,
+  OpenBracket = 91,
+  CloseBracket = 93,
+  OpenBrace = 123,
+  CloseBrace = 125,
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+class ArrayScanner {
+  #state: 'start' | 'between' | 'element' | 'end' = 'start';
+  #line = 1;
+  #position = 0;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #elementLine = 0;
+  /** The element's text from earlier chunks. */
+  #pending = '';
+  readonly #name: string;
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  *feed(text: string): Generator<SourceRecord> {
+    let elementStart = this.#state === 'element' ? 0 : -1;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (this.#state === 'element') {
+        const ended = this.#step(code);
+        if (ended !== undefined) {
+          const record = this.#pending + text.slice(elementStart, index);
+          this.#pending = '';
+          elementStart = -1;
+          yield { position: this.#position++, line: this.#elementLine, text: record.trim() };
+          this.#state = ended === 'array' ? 'end' : 'between';
+        }
+      } else if (!isSpace(code)) {
+        if (this.#state === 'start') {
+          if (code !== Char.OpenBracket) throw this.#broken('it does not start with [');
+          this.#state = 'between';
+        } else if (this.#state === 'between') {
+          if (code === Char.CloseBracket) this.#state = 'end';
+          else if (code === Char.Comma) throw this.#broken(`an element is missing (line ${this.#line})`);
+          else {
+            this.#state = 'element';
+            this.#elementLine = this.#line;
+            elementStart = index;
+            this.#depth = 0;
+            this.#step(code);
+          }
+        } else {
+          throw this.#broken(`there is more after the closing ] (line ${this.#line})`);
+        }
+      }
+      if (code === Char.Newline) this.#line += 1;
+    }
+    if (this.#state === 'element') this.#pending += text.slice(elementStart);
+  }
+
+  finish(): void {
+    if (this.#state !== 'end') throw this.#broken('the list is not closed with ]');
+  }
+
+  /** Advances through an element; says whether it ended here, and whether the array did too. */
+  #step(code: number): 'element' | 'array' | undefined {
+    if (this.#inString) {
+      if (this.#escaped) this.#escaped = false;
+      else if (code === Char.Backslash) this.#escaped = true;
+      else if (code === Char.Quote) this.#inString = false;
+      return undefined;
+    }
+    switch (code) {
+      case Char.Quote:
+        this.#inString = true;
+        return undefined;
+      case Char.OpenBrace:
+      case Char.OpenBracket:
+        this.#depth += 1;
+        return undefined;
+      case Char.CloseBrace:
+        this.#depth -= 1;
+        return undefined;
+      case Char.CloseBracket:
+        if (this.#depth === 0) return 'array';
+        this.#depth -= 1;
+        return undefined;
+      case Char.Comma:
+        return this.#depth === 0 ? 'element' : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  #broken(reason: string): UsageError {
+    return new UsageError(`--file ${this.#name} is not a valid JSON list of invoices: ${reason}; nothing was sent.`);
+  }
+}

@@ -1,0 +1,75 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { extname } from 'node:path';
+import type { RecordResult } from './results.js';
+import type { BatchSummary } from './summary.js';
+
+// The per-record report: `--report FILE` as CSV or NDJSON (by the file's extension), and the `--json` document.
+
+/** A record as the report and --json show it; absent fields are left out. */
+export function reportEntry(result: RecordResult): Record<string, unknown> {
+  return {
+    record: result.record,
+    ...(result.line !== undefined ? { line: result.line } : {}),
+    businessReference: result.businessReference ?? null,
+    status: result.status,
+    ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
+    ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.issues ? { issues: result.issues } : {}),
+    ...(result.duplicateOf !== undefined ? { duplicateOf: result.duplicateOf } : {}),
+  };
+}
+
+const csvColumns = ['record', 'line', 'businessReference', 'status', 'invoiceNumber', 'error'] as const;
+
+/** One CSV field, quoted when it holds a comma, a quote or a line break. */
+export function csvField(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV row of a record; an invalid record's error lists its issues. */
+export function csvRow(result: RecordResult): string {
+  const error =
+    result.error ?? result.issues?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? undefined;
+  const cells = { ...result, error } as Record<string, unknown>;
+  return csvColumns.map((column) => csvField(cells[column])).join(',');
+}
+
+/** The report's format by its extension: `.csv`, else NDJSON. */
+export function reportFormat(path: string): 'csv' | 'ndjson' {
+  return extname(path).toLowerCase() === '.csv' ? 'csv' : 'ndjson';
+}
+
+/** Writes the report: one line per record, in file order. */
+export async function writeReport(path: string, results: readonly RecordResult[]): Promise<void> {
+  const format = reportFormat(path);
+  const out = createWriteStream(path);
+  const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
+  failed.catch(() => undefined);
+  const write = async (line: string) => {
+    if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), failed]);
+  };
+  if (format === 'csv') await write(csvColumns.join(','));
+  for (const result of results) await write(format === 'csv' ? csvRow(result) : JSON.stringify(reportEntry(result)));
+  out.end();
+  await Promise.race([once(out, 'finish'), failed]);
+}
+
+/** Writes the --json document, `{"summary":{...},"records":[...]}`, one record per line. */
+export async function writeJsonReport(
+  stream: NodeJS.WritableStream,
+  summary: BatchSummary,
+  results: readonly RecordResult[],
+): Promise<void> {
+  let chunk = `{"summary":${JSON.stringify(summary, null, 2)},\n"records":[`;
+  for (let index = 0; index < results.length; index++) {
+    chunk += `${index === 0 ? '\n' : ',\n'}${JSON.stringify(reportEntry(results[index] as RecordResult))}`;
+    if (chunk.length > 1 << 16) {
+      if (!stream.write(chunk)) await once(stream, 'drain');
+      chunk = '';
+    }
+  }
+  stream.write(`${chunk}\n]}\n`);
+}

@@ -1,0 +1,190 @@
+import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { InvoiceClient } from '../api/client.js';
+import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../errors.js';
+import type { Invoice, InvoiceKind } from '../schemas/index.js';
+import type { JournalEntry, JournalWriter } from './journal.js';
+import { Pacer } from './pacer.js';
+import type { RecordResult, RecordStatus } from './results.js';
+import { decideRetry, rateLimitPauseMs } from './retry-policy.js';
+import type { SpoolEntry } from './spool.js';
+
+// Sends the planned records with a pool of workers sharing one pace (rate limit, pause after a 429), retrying only
+// what is safe to retry, and journaling each step before it happens.
+
+export interface SendOptions {
+  kind: InvoiceKind;
+  client: Pick<InvoiceClient, 'createInvoice'>;
+  journal: JournalWriter;
+  /** The records to send, in order. */
+  entries: AsyncIterable<SpoolEntry>;
+  /** The run's results, indexed by `SpoolEntry.index`; each record sent gets its outcome here. */
+  results: RecordResult[];
+  concurrency: number;
+  /** Requests per second, at most. */
+  rate?: number;
+  retries: number;
+  /** Aborted on Ctrl-C: no record is started after it, and no retry; requests in flight finish. */
+  signal?: AbortSignal;
+  progress?: SendCounters;
+}
+
+/** Live counters of the sending, for the progress display. */
+export interface SendCounters {
+  done: number;
+  failed: number;
+  retries: number;
+}
+
+/** Why sending stopped before the end, if it did. */
+export interface SendOutcome {
+  /** The service refused the token: no other record was started. */
+  authError?: AuthError;
+  /** The journal could not be written: no other record was started. */
+  journalError?: Error;
+  interrupted: boolean;
+}
+
+/** Sends every entry whose result is still pending; returns why it stopped early, if it did. */
+export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
+  const { kind, client, journal, results, retries } = options;
+  const counters = options.progress ?? { done: 0, failed: 0, retries: 0 };
+  const pacer = new Pacer(options.rate);
+  const stop = new AbortController();
+  // Every worker waiting on a pause or a backoff listens to it.
+  setMaxListeners(Math.max(10, 2 * options.concurrency), stop.signal);
+  const outcome: SendOutcome = { interrupted: false };
+  const onInterrupt = () => {
+    outcome.interrupted = true;
+    stop.abort();
+  };
+  if (options.signal?.aborted) onInterrupt();
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
+
+  /** Journals an entry; a journal that cannot be written stops the run. */
+  const record = (entry: JournalEntry): boolean => {
+    try {
+      journal.append(entry);
+      return true;
+    } catch (error) {
+      outcome.journalError ??= error as Error;
+      stop.abort();
+      return false;
+    }
+  };
+
+  const settle = (
+    entry: SpoolEntry,
+    result: RecordResult,
+    status: RecordStatus,
+    detail: Partial<RecordResult>,
+    failure?: unknown,
+  ) => {
+    Object.assign(result, { status }, detail);
+    counters.done += 1;
+    if (status === 'failed' || status === 'uncertain') counters.failed += 1;
+    if (status === 'created' || status === 'already-existed') {
+      record({
+        type: 'created',
+        key: entry.key,
+        invoiceNumber: detail.invoiceNumber,
+        ...(status === 'already-existed' ? { alreadyExisted: true } : {}),
+      });
+    } else if (status === 'failed') {
+      const error = detail.error ?? 'failed';
+      record({ type: 'failed', key: entry.key, error, ...serviceDetail(failure) });
+    } else if (status === 'uncertain') {
+      record({ type: 'uncertain', key: entry.key, error: detail.error ?? 'outcome unknown' });
+    }
+  };
+
+  const sendOne = async (entry: SpoolEntry, result: RecordResult): Promise<void> => {
+    const hasReference = entry.body.businessReference !== undefined;
+    let mayHaveCreated = entry.previouslySent;
+    const giveUp = (error: string, failure?: unknown) =>
+      mayHaveCreated
+        ? settle(entry, result, 'uncertain', { error })
+        : settle(entry, result, 'failed', { error }, failure);
+
+    for (let attempts = 1; ; attempts++) {
+      try {
+        await pacer.wait(stop.signal);
+      } catch {
+        if (attempts === 1) return;
+        return giveUp('stopped before its retry');
+      }
+      if (attempts === 1) {
+        if (!entry.journaled) {
+          const { body } = entry;
+          const { record: number, line, businessReference } = result;
+          if (!record({ type: 'planned', key: entry.key, record: number, line, businessReference, body })) return;
+        }
+        if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
+        // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
+        // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
+        if (!hasReference) {
+          try {
+            await journal.durable();
+          } catch (error) {
+            outcome.journalError ??= error as Error;
+            stop.abort();
+            return;
+          }
+        }
+      }
+      try {
+        const { invoiceNumber } = await client.createInvoice(kind, entry.body as Invoice);
+        return settle(entry, result, 'created', { invoiceNumber });
+      } catch (error) {
+        const decision = decideRetry(error, { hasReference, attempts, retries });
+        mayHaveCreated ||= decision.mayHaveCreated;
+        const pause = rateLimitPauseMs(error, attempts);
+        if (pause !== undefined) pacer.pause(pause);
+        switch (decision.action) {
+          case 'exists':
+            return settle(entry, result, 'already-existed', { invoiceNumber: decision.invoiceNumber });
+          case 'stop':
+            if (error instanceof AuthError) outcome.authError ??= error;
+            stop.abort();
+            return giveUp(decision.reason, error);
+          case 'fail':
+          case 'uncertain':
+            return giveUp(decision.reason, error);
+          case 'retry':
+            counters.retries += 1;
+            try {
+              await sleep(decision.delayMs, undefined, { signal: stop.signal });
+            } catch {
+              return giveUp(`stopped before its retry; last error: ${decision.reason}`, error);
+            }
+        }
+      }
+    }
+  };
+
+  const iterator = options.entries[Symbol.asyncIterator]();
+  const worker = async () => {
+    while (!stop.signal.aborted) {
+      const next = await iterator.next();
+      if (next.done) return;
+      const result = results[next.value.index];
+      if (result?.status === 'pending') await sendOne(next.value, result);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  } finally {
+    options.signal?.removeEventListener('abort', onInterrupt);
+    await iterator.return?.();
+  }
+  return outcome;
+}
+
+/** The HTTP status and service code of a failure, for the journal. */
+function serviceDetail(error: unknown): { status?: number; code?: string } {
+  if (error instanceof ServiceRejectedError) {
+    return { status: error.status, ...(error.code !== undefined ? { code: error.code } : {}) };
+  }
+  if (error instanceof ServiceUnavailableError && error.status !== undefined) return { status: error.status };
+  return {};
+}

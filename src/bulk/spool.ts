@@ -1,0 +1,67 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { ndjsonRecords } from './records.js';
+
+// The records to send, as planned, in a file beside the journal: the input is read once (stdin cannot be read
+// twice) and validated whole before the first request, without holding every body in memory.
+
+/** One record to send. */
+export interface SpoolEntry {
+  /** Index of the record among the run's results. */
+  index: number;
+  key: string;
+  /** The journal already holds its planned body. */
+  journaled: boolean;
+  /** An earlier run sent it without learning the outcome. */
+  previouslySent: boolean;
+  body: Record<string, unknown>;
+}
+
+export class Spool {
+  readonly #file: string;
+  readonly #out: WriteStream;
+  #count = 0;
+  #error: Error | undefined;
+
+  /** A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left. */
+  constructor(file: string) {
+    this.#file = file;
+    this.#out = createWriteStream(file, { highWaterMark: 1 << 16 });
+    this.#out.on('error', (error) => (this.#error = error));
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Adds a record; returns a promise to wait for when the file falls behind. */
+  write(entry: SpoolEntry): Promise<void> | undefined {
+    if (this.#error) throw new Error(`Cannot write ${this.#file}: ${this.#error.message}`, { cause: this.#error });
+    this.#count += 1;
+    if (this.#out.write(`${JSON.stringify(entry)}\n`)) return undefined;
+    return once(this.#out, 'drain').then(() => undefined);
+  }
+
+  /** Finishes writing; call before `read`. */
+  async finish(): Promise<void> {
+    this.#out.end();
+    await finished(this.#out);
+  }
+
+  /** The records in the order they were written. */
+  async *read(): AsyncGenerator<SpoolEntry> {
+    for await (const batch of ndjsonRecords(createReadStream(this.#file, { highWaterMark: 1 << 16 }))) {
+      for (const { text } of batch) yield JSON.parse(text) as SpoolEntry;
+    }
+  }
+
+  /** Removes the file. */
+  async dispose(): Promise<void> {
+    // A stream still opening creates its file when the open completes: wait for it to close before removing it.
+    this.#out.destroy();
+    await finished(this.#out).catch(() => undefined);
+    await rm(this.#file, { force: true });
+  }
+}

@@ -1,0 +1,127 @@
+import type { ChalkInstance } from 'chalk';
+import { formatCount } from '../output/format.js';
+import type { InvoiceKind } from '../schemas/index.js';
+import type { ResumeCounts } from './plan.js';
+import type { RecordResult, RecordStatus } from './results.js';
+
+// The counts of a bulk run, for stderr and for --json.
+
+/** The outcome of a bulk run in numbers. */
+export interface BatchSummary {
+  kind: InvoiceKind;
+  environment: string;
+  dryRun: boolean;
+  /** Records of the file (of the shard, with --shard). */
+  total: number;
+  created: number;
+  /** Created by an earlier run of the same journal. */
+  createdEarlier: number;
+  /** The service already held them. */
+  alreadyExisted: number;
+  failed: number;
+  uncertain: number;
+  invalid: number;
+  duplicatesInFile: number;
+  changed: number;
+  notSent: number;
+  /** Valid and not yet created (--dry-run). */
+  valid: number;
+  durationMs: number;
+  journal?: string;
+  shard?: string;
+  resume?: ResumeCounts;
+}
+
+const fieldOf: Record<RecordStatus, keyof BatchSummary | undefined> = {
+  pending: 'notSent',
+  created: 'created',
+  'created-earlier': 'createdEarlier',
+  'already-existed': 'alreadyExisted',
+  failed: 'failed',
+  uncertain: 'uncertain',
+  invalid: 'invalid',
+  duplicate: 'duplicatesInFile',
+  changed: 'changed',
+  'not-sent': 'notSent',
+  valid: 'valid',
+};
+
+/** Counts the results. */
+export function summarize(
+  results: readonly RecordResult[],
+  about: Pick<BatchSummary, 'kind' | 'environment' | 'dryRun' | 'durationMs' | 'journal' | 'shard' | 'resume'>,
+): BatchSummary {
+  const summary: BatchSummary = {
+    kind: about.kind,
+    environment: about.environment,
+    dryRun: about.dryRun,
+    total: results.length,
+    created: 0,
+    createdEarlier: 0,
+    alreadyExisted: 0,
+    failed: 0,
+    uncertain: 0,
+    invalid: 0,
+    duplicatesInFile: 0,
+    changed: 0,
+    notSent: 0,
+    valid: 0,
+    durationMs: about.durationMs,
+    ...(about.journal ? { journal: about.journal } : {}),
+    ...(about.shard ? { shard: about.shard } : {}),
+    ...(about.resume ? { resume: about.resume } : {}),
+  };
+  for (const result of results) {
+    const field = fieldOf[result.status];
+    if (field) (summary[field] as number) += 1;
+  }
+  return summary;
+}
+
+const listed = 20;
+
+/** The summary as the merchant reads it on stderr, with the records that need a look. */
+export function renderSummary(summary: BatchSummary, results: readonly RecordResult[], chalk: ChalkInstance): string {
+  const seconds = (summary.durationMs / 1000).toFixed(1);
+  const head = summary.dryRun
+    ? `Dry run of ${formatCount(summary.total)} ${summary.kind} invoice records (${summary.environment}): nothing was sent.`
+    : `${formatCount(summary.total)} ${summary.kind} invoice records in ${summary.environment}, ${seconds} s:`;
+  const rows: Array<[string, number, string?]> = summary.dryRun
+    ? [['valid, would be sent', summary.valid]]
+    : [
+        ['created', summary.created],
+        [
+          'already existed',
+          summary.alreadyExisted + summary.createdEarlier,
+          summary.createdEarlier > 0 ? `${formatCount(summary.createdEarlier)} created by an earlier run` : undefined,
+        ],
+        ['failed', summary.failed, summary.failed > 0 ? 'run the same command again to retry them' : undefined],
+        ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
+      ];
+  if (summary.dryRun && summary.createdEarlier > 0) rows.push(['created by an earlier run', summary.createdEarlier]);
+  rows.push(['skipped invalid', summary.invalid], ['duplicates in file', summary.duplicatesInFile]);
+  if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'changed after an earlier run sent them']);
+  if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);
+
+  const width = Math.max(...rows.map(([, count]) => formatCount(count).length));
+  const lines = [chalk.bold(head)];
+  for (const [label, count, note] of rows) {
+    const text = `  ${label.padEnd(22)}${formatCount(count).padStart(width)}${note ? chalk.dim(`  (${note})`) : ''}`;
+    lines.push(count > 0 && (label === 'failed' || label === 'uncertain') ? chalk.yellow(text) : text);
+  }
+  const attention = results.filter(
+    (result) => result.status === 'failed' || result.status === 'uncertain' || result.status === 'changed',
+  );
+  if (attention.length > 0) {
+    lines.push('Records to look at:');
+    for (const result of attention.slice(0, listed)) lines.push(`  ${describe(result)}`);
+    if (attention.length > listed) lines.push(`  ...and ${attention.length - listed} more (--report lists them all)`);
+  }
+  if (summary.journal) lines.push(chalk.dim(`Journal: ${summary.journal}`));
+  return lines.join('\n');
+}
+
+function describe(result: RecordResult): string {
+  const reference = result.businessReference ? ` (${result.businessReference})` : '';
+  return `record ${result.record}${reference}: ${result.status}: ${result.error ?? ''}`;
+}

@@ -1,0 +1,282 @@
+import { resolve } from 'node:path';
+import type { InvoiceFileInput } from '../../bulk/input-format.js';
+import { JournalWriter, journalVersion } from '../../bulk/journal.js';
+import { lockJournal } from '../../bulk/journal-lock.js';
+import { readJournal, type JournalState } from '../../bulk/journal-state.js';
+import { bulkDefaults, defaultJournalPath, type BulkFlags } from '../../bulk/options.js';
+import { planBatch, type Plan } from '../../bulk/plan.js';
+import { startProgress } from '../../bulk/progress.js';
+import { readRecords } from '../../bulk/records.js';
+import { writeJsonReport, writeReport } from '../../bulk/report.js';
+import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
+import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
+import { Spool } from '../../bulk/spool.js';
+import { renderSummary, summarize } from '../../bulk/summary.js';
+import type { CommandContext } from '../../context.js';
+import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { invoiceFromFlags } from '../../input/invoice-flags.js';
+import type { InvoiceKind } from '../../schemas/index.js';
+import type { Session } from '../../session.js';
+import type { CreateOptions } from './create-invoice.js';
+
+export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
+
+type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
+
+/**
+ * `einvoice create single|recurring --file` with a JSON array or NDJSON: plan and validate every record, then send
+ * them with a pool of workers, journaling each step so that running the same command again resumes.
+ */
+export async function createInvoicesInBulk(
+  kind: InvoiceKind,
+  options: BulkCreateOptions,
+  session: Session,
+  input: ManyInvoices,
+  context: CommandContext,
+): Promise<void> {
+  const started = Date.now();
+  const { terminal, profile } = session;
+  // This command stops gracefully on the first Ctrl-C: it finishes the requests in flight and says where it stands.
+  if (context.interrupt) context.interrupt.graceful = true;
+  const oneInvoiceOnly = [options.save ? '--save' : '', options.printCommand ? '--print-command' : ''].filter(Boolean);
+  if (oneInvoiceOnly.length > 0) {
+    throw new UsageError(`${oneInvoiceOnly.join(' and ')} apply only to one invoice; nothing was sent.`, {
+      hint: '--report FILE writes what happened to each record of a file of many.',
+    });
+  }
+  const flags = invoiceFromFlags(options);
+  if (flags.issues.length > 0)
+    throw new UsageError('Invalid invoice flags; nothing was sent.', { issues: flags.issues });
+  const dryRun = Boolean(options.dryRun);
+  const journal = journalFor(options, input, context, dryRun);
+  const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
+
+  const release = dryRun || !journal ? undefined : await lockJournal(journal.path);
+  let spool: Spool | undefined;
+  try {
+    const earlier = journal ? await readJournal(journal.path) : undefined;
+    checkJournalFits(earlier, kind, shard, journal?.shown);
+    if (earlier && earlier.damagedLines > 0) {
+      terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
+    }
+    const now = earlier?.resolveDatesAt ?? new Date();
+    spool = dryRun || !journal ? undefined : new Spool(`${journal.path}.spool`);
+    const plan = await planBatch({
+      kind,
+      records: readRecords(input.open(), input.format, input.name),
+      defaults: profile.defaults,
+      flags: flags.invoice,
+      now,
+      acceptAmountConflicts: Boolean(options.yes),
+      referencePrefix: options.referencePrefix,
+      shard: options.shard,
+      journal: earlier,
+      resendUncertain: Boolean(options.resendUncertain),
+      spool,
+      signal: context.signal,
+    });
+    await spool?.finish();
+    const finish = async (durationMs: number, showSummary = true) => {
+      const summary = summarize(plan.results, {
+        kind,
+        environment: profile.name,
+        dryRun,
+        durationMs,
+        journal: dryRun ? undefined : journal?.shown,
+        shard,
+        resume: plan.resume,
+      });
+      if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err));
+      if (options.report) await writeReport(resolve(context.cwd, options.report), plan.results);
+      if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results);
+    };
+
+    if (plan.issues.length > 0 && !options.skipInvalid) {
+      markPending(plan.results, dryRun ? 'valid' : 'not-sent');
+      // The error lists the problems; the report and --json still account for every record.
+      await finish(Date.now() - started, false);
+      const invalid = plan.results.filter((result) => result.status === 'invalid').length;
+      throw new UsageError(`${invalid} of ${plan.results.length} records are invalid; nothing was sent.`, {
+        issues: plan.issues,
+        hint: 'Fix them, or pass --skip-invalid to send the valid records and report the others.',
+      });
+    }
+    announce(plan, options, session, journal?.shown);
+    let outcome: SendOutcome = { interrupted: false };
+    if (dryRun) markPending(plan.results, 'valid');
+    else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
+      await confirm(kind, plan.toSend, options, session, context);
+      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input };
+      outcome = await send(run, spool, plan);
+    }
+    markPending(plan.results, 'not-sent');
+    await finish(Date.now() - started);
+
+    if (outcome.journalError) {
+      throw new PartialFailureError(`Sending stopped: ${outcome.journalError.message}.`, {
+        hint: 'Free the disk or fix the journal path, then run the same command again to resume.',
+      });
+    }
+    if (outcome.authError) throw outcome.authError;
+    if (outcome.interrupted || context.signal?.aborted) {
+      throw new InterruptedError('Interrupted: the requests in flight were finished; run the same command to resume.');
+    }
+    const unfinished = plan.results.filter((result) => unfinishedStatuses.has(result.status));
+    if (unfinished.length > 0) {
+      throw new PartialFailureError(`${unfinished.length} of ${plan.results.length} records were not created.`, {
+        hint: whatNext(unfinished),
+      });
+    }
+  } finally {
+    await spool?.dispose();
+    await release?.();
+  }
+}
+
+/** What one bulk run sends with. */
+interface BulkRun {
+  kind: InvoiceKind;
+  options: BulkCreateOptions;
+  session: Session;
+  context: CommandContext;
+  journalPath: string;
+  /** The instant relative dates resolved to. */
+  now: Date;
+  shard?: string;
+  input: ManyInvoices;
+}
+
+/** Opens the journal and the service, then sends with a progress display. */
+async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome> {
+  const { kind, options, session, context } = run;
+  const service = await session.connect();
+  const journal = await JournalWriter.open(run.journalPath);
+  const counters: SendCounters = { done: 0, failed: 0, retries: 0 };
+  const progress = options.quiet
+    ? undefined
+    : startProgress({ stream: context.stderr, animate: session.terminal.animate, total: plan.toSend, counters });
+  try {
+    journal.append({
+      type: 'run',
+      version: journalVersion,
+      at: new Date().toISOString(),
+      resolveDatesAt: run.now.toISOString(),
+      kind,
+      input: run.input.name,
+      ...(run.shard ? { shard: run.shard } : {}),
+    });
+    // The instant relative dates resolved to must survive any crash: a rerun plans the same bodies from it.
+    await journal.durable();
+    return await sendRecords({
+      kind,
+      client: service.client,
+      journal,
+      entries: spool.read(),
+      results: plan.results,
+      concurrency: options.concurrency ?? bulkDefaults.concurrency,
+      rate: options.rate,
+      retries: options.retries ?? bulkDefaults.retries,
+      signal: context.signal,
+      progress: counters,
+    });
+  } finally {
+    progress?.stop();
+    await journal.close().catch(() => undefined);
+    await service.close();
+  }
+}
+
+/** Says, before sending, what a rerun skips and which records are not sent. */
+function announce(plan: Plan, options: BulkCreateOptions, session: Session, journal: string | undefined): void {
+  const { terminal } = session;
+  const { resume } = plan;
+  if (resume && !options.quiet) {
+    terminal.info(
+      `Resuming from ${journal}: ${resume.done} already created, ${resume.retry} to send again, ` +
+        `${resume.heldUncertain} uncertain (not sent again), ${resume.new} new, ${resume.changed} changed.`,
+    );
+  }
+  const duplicates = plan.results.filter((result) => result.status === 'duplicate');
+  if (duplicates.length > 0) {
+    const some = duplicates.slice(0, 5).map((result) => `record ${result.record} (as record ${result.duplicateOf})`);
+    terminal.warn(
+      `${duplicates.length} records repeat an earlier record's businessReference, amount and sendingDate and are ` +
+        `not sent: ${some.join(', ')}${duplicates.length > 5 ? ', ...' : ''}.`,
+    );
+  }
+  if (plan.issues.length > 0) {
+    const lines = plan.issues.slice(0, 20).map((issue) => `  ${issue.path}: ${issue.message}`);
+    if (plan.issues.length > 20) lines.push(`  ...and ${plan.issues.length - 20} more`);
+    terminal.warn(`Invalid records are skipped (--skip-invalid):\n${lines.join('\n')}`);
+  }
+}
+
+async function confirm(
+  kind: InvoiceKind,
+  count: number,
+  options: BulkCreateOptions,
+  session: Session,
+  context: CommandContext,
+): Promise<void> {
+  if (!session.terminal.interactive || options.yes) return;
+  const { confirmAction } = await import('../../input/prompts.js');
+  if (!(await confirmAction(`Create ${count} ${kind} invoices in ${session.profile.name}?`, context))) {
+    throw new InterruptedError('Cancelled: nothing was sent.');
+  }
+}
+
+/** The journal's path, and how messages show it; stdin has no default place for one. */
+function journalFor(
+  options: BulkCreateOptions,
+  input: ManyInvoices,
+  context: CommandContext,
+  dryRun: boolean,
+): { path: string; shown: string } | undefined {
+  if (options.journal) return { path: resolve(context.cwd, options.journal), shown: options.journal };
+  if (!input.absolutePath) {
+    if (dryRun) return undefined;
+    throw new UsageError('--journal PATH is required to create invoices from stdin; nothing was sent.', {
+      hint: 'The journal records what was sent, so that running the same command again resumes without duplicates.',
+    });
+  }
+  return {
+    path: defaultJournalPath(input.absolutePath, options.shard),
+    shown: defaultJournalPath(input.path, options.shard),
+  };
+}
+
+function checkJournalFits(
+  earlier: JournalState | undefined,
+  kind: InvoiceKind,
+  shard: string | undefined,
+  shown: string | undefined,
+): void {
+  if (earlier?.kind && earlier.kind !== kind) {
+    throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`);
+  }
+  if (earlier?.resolveDatesAt && earlier.shard !== shard) {
+    throw new UsageError(
+      `The journal ${shown} was written ${earlier.shard ? `by shard ${earlier.shard}` : 'without --shard'}; nothing was sent.`,
+      { hint: 'Give each shard its own journal (the default does), or run with the same --shard.' },
+    );
+  }
+}
+
+function markPending(results: RecordResult[], status: 'valid' | 'not-sent'): void {
+  for (const result of results) if (result.status === 'pending') result.status = status;
+}
+
+/** What the merchant can do about the records that were not created. */
+function whatNext(unfinished: RecordResult[]): string {
+  const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
+  return [
+    has('failed') || has('not-sent') ? 'Run the same command again to send the failed ones.' : undefined,
+    has('uncertain')
+      ? 'Look up the uncertain ones in the service; --resend-uncertain sends them again (a duplicate if they exist).'
+      : undefined,
+    has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
+    has('changed') ? 'Changed ones were not sent again: their earlier version may exist.' : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { inShard, planBatch, type PlanOptions } from '../../src/bulk/plan.js';
+import { readRecords } from '../../src/bulk/records.js';
+import type { JournalState, JournaledRecord } from '../../src/bulk/journal-state.js';
+import type { SpoolEntry } from '../../src/bulk/spool.js';
+import { chunked, record } from './helpers.js';
+
+const now = new Date('2026-03-10T08:30:00.000Z');
+
+/** Plans NDJSON text; returns the plan and what went to the spool. */
+async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
+  const spooled: SpoolEntry[] = [];
+  const text = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
+  const result = await planBatch({
+    kind: 'single',
+    defaults: {},
+    flags: {},
+    now,
+    acceptAmountConflicts: false,
+    resendUncertain: false,
+    records: readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
+    spool: {
+      write: (entry) => {
+        spooled.push(entry);
+        return undefined;
+      },
+    },
+    ...options,
+  });
+  return { ...result, spooled };
+}
+
+function journalOf(entries: JournaledRecord[], resolveDatesAt = now): JournalState {
+  return {
+    resolveDatesAt,
+    kind: 'single',
+    records: new Map(entries.map((entry) => [entry.key, entry])),
+    damagedLines: 0,
+  };
+}
+
+describe('validation before anything is sent', () => {
+  it('lists every problem of every record with its record number, line and field path', async () => {
+    const { issues, results, spooled } = await plan([
+      record(1),
+      '',
+      record(2, { items: [{ itemCode: 'A', purchasedQuantity: 1, price: 102, nameEn: 'a' }] }),
+      '{"note": ',
+      record(4, { customer: { name: 'X' }, colour: 'red' }),
+      [1, 2],
+    ]);
+    expect(issues).toHaveLength(5);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: 'record 2 (line 3): items[0].nameAr', message: 'is required' },
+        { path: 'record 3 (line 4)', message: expect.stringMatching(/^is not valid JSON: /) },
+        { path: 'record 4 (line 5): customer.mobile', message: 'is required' },
+        { path: 'record 4 (line 5): colour', message: 'is not a known field' },
+        { path: 'record 5 (line 6)', message: 'must be a JSON object (one invoice)' },
+      ]),
+    );
+    expect(results.map((result) => result.status)).toEqual(['pending', 'invalid', 'invalid', 'invalid', 'invalid']);
+    expect(spooled.map((entry) => entry.index)).toEqual([0]);
+  });
+
+  it('merges profile defaults < record < flags, resolves dates and computes the amount from the items', async () => {
+    const { spooled } = await plan(
+      [
+        record(1, {
+          amount: undefined,
+          communicationLang: 'ar-eg',
+          sendingDate: '+7d',
+          releaseDate: 'today',
+          expiryDate: '+1m',
+          items: [{ itemCode: 'A', purchasedQuantity: 3, price: 0.1, nameEn: 'a', nameAr: 'b' }],
+          $schema: 'https://example.com/invoice.schema.json',
+        }),
+      ],
+      { defaults: { communicationLang: 'en-gb', taxes: '14' }, flags: { note: 'From the flag' } },
+    );
+    expect(spooled[0]?.body).toMatchObject({
+      amount: 0.3,
+      note: 'From the flag',
+      communicationLang: 'ar-eg',
+      taxes: '14',
+      sendingDate: '2026-03-17',
+      releaseDate: '2026-03-10T08:30:00.000Z',
+      expiryDate: '2026-04-10T08:30:00.000Z',
+    });
+    expect(spooled[0]?.body).not.toHaveProperty('$schema');
+  });
+
+  it('makes an amount that differs from the items invalid, unless --yes keeps it', async () => {
+    const conflicting = record(1, {
+      amount: 50,
+      items: [{ itemCode: 'A', purchasedQuantity: 1, price: 10, nameEn: 'a', nameAr: 'b' }],
+    });
+    const refused = await plan([conflicting]);
+    expect(refused.issues).toEqual([
+      {
+        path: 'record 1 (line 1): amount',
+        message: 'is 50.00, the items add up to 10.00 (--yes keeps the amount as given)',
+      },
+    ]);
+    const kept = await plan([conflicting], { acceptAmountConflicts: true });
+    expect(kept.spooled[0]?.body.amount).toBe(50);
+  });
+
+  it('names the flag of a field set by a flag', async () => {
+    const { issues } = await plan([record(1), record(2)], { flags: { taxes: '200' } });
+    expect(issues.map((issue) => issue.path)).toEqual([
+      'record 1 (line 1): taxes (--taxes)',
+      'record 2 (line 2): taxes (--taxes)',
+    ]);
+  });
+});
+
+describe('duplicates in the file (rule 2.3.2)', () => {
+  it('sends the first of records with the same businessReference, amount and sendingDate, not the later ones', async () => {
+    const { results, spooled } = await plan([
+      record(1, { businessReference: 'A' }),
+      record(2, { businessReference: 'A', amount: 101 }),
+      record(3, { businessReference: 'A', amount: 999 }),
+      record(4, { businessReference: 'A', amount: 101.0, note: 'other note' }),
+      record(5),
+      record(5),
+    ]);
+    expect(results.map(({ status, duplicateOf }) => ({ status, duplicateOf }))).toEqual([
+      { status: 'pending', duplicateOf: undefined },
+      { status: 'duplicate', duplicateOf: 1 },
+      { status: 'pending', duplicateOf: undefined },
+      { status: 'duplicate', duplicateOf: 1 },
+      { status: 'pending', duplicateOf: undefined },
+      // Without a businessReference nothing is a duplicate: two equal records are two invoices.
+      { status: 'pending', duplicateOf: undefined },
+    ]);
+    expect(spooled).toHaveLength(4);
+    expect(new Set(spooled.map((entry) => entry.key)).size).toBe(4);
+  });
+});
+
+describe('content keys', () => {
+  it('are the same in every run, whatever the key order, whitespace or $schema', async () => {
+    const first = await plan([record(1), record(2)]);
+    const again = await plan([
+      `  {"note":"Order 1","expiryDate":"2030-02-01","releaseDate":"2030-01-01","sendingDate":"2030-01-01",` +
+        `"amount":101,"customer":{"mobile":"+201001234567","name":"Customer 1"},"$schema":"x"}  `,
+      record(2),
+    ]);
+    expect(again.spooled.map((entry) => entry.key)).toEqual(first.spooled.map((entry) => entry.key));
+    expect(first.spooled[0]?.key).not.toBe(first.spooled[1]?.key);
+  });
+
+  it('follow a record that moved when records were added before it', async () => {
+    const first = await plan([record(1), record(2)]);
+    const later = await plan([record(0), record(1), record(2)]);
+    expect(later.spooled.slice(1).map((entry) => entry.key)).toEqual(first.spooled.map((entry) => entry.key));
+  });
+
+  it('match a changed file against the journal: done, new and changed', async () => {
+    const first = await plan([
+      record(1, { businessReference: 'R1' }),
+      record(2, { businessReference: 'R2' }),
+      record(3),
+    ]);
+    const [one, two, three] = first.spooled;
+    const journal = journalOf([
+      { key: one!.key, state: 'created', record: 1, businessReference: 'R1', invoiceNumber: '1000001' },
+      { key: two!.key, state: 'failed', record: 2, businessReference: 'R2', error: 'HTTP 500' },
+      { key: three!.key, state: 'created', record: 3, invoiceNumber: '1000003' },
+    ]);
+    const second = await plan(
+      [
+        record(1, { businessReference: 'R1' }),
+        record(2, { businessReference: 'R2', note: 'fixed' }),
+        record(3, { note: 'edited after it was created' }),
+        record(4, { businessReference: 'R4' }),
+      ],
+      { journal },
+    );
+    expect(second.resume).toEqual({ done: 1, retry: 0, heldUncertain: 0, new: 1, changed: 2 });
+    expect(second.results.map((result) => result.status)).toEqual(['created-earlier', 'pending', 'changed', 'pending']);
+    expect(second.results[0]?.invoiceNumber).toBe('1000001');
+    // The earlier version of record 3 exists: the edited one is not sent as a second invoice.
+    expect(second.results[2]?.error).toContain('created it as invoice 1000003');
+    expect(second.toSend).toBe(2);
+  });
+});
+
+describe('records of earlier runs', () => {
+  it('resends failed records, resends uncertain ones only with a businessReference or --resend-uncertain', async () => {
+    const first = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)]);
+    const [withReference, plain, failed] = first.spooled;
+    const sentBody = { ...plain!.body, note: 'the body as sent' };
+    const journal = journalOf([
+      { key: withReference!.key, state: 'uncertain', body: withReference!.body, error: 'dropped' },
+      { key: plain!.key, state: 'sent', body: sentBody },
+      { key: failed!.key, state: 'failed', error: 'HTTP 503' },
+    ]);
+    const held = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], { journal });
+    expect(held.results.map((result) => result.status)).toEqual(['pending', 'uncertain', 'pending']);
+    expect(held.resume).toMatchObject({ retry: 2, heldUncertain: 1 });
+    expect(held.spooled.map((entry) => [entry.journaled, entry.previouslySent])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+
+    const forced = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], {
+      journal,
+      resendUncertain: true,
+    });
+    // A record that may exist is sent again with the very body that was sent.
+    expect(forced.spooled[1]?.body).toEqual(sentBody);
+  });
+});
+
+describe('relative dates', () => {
+  it('resolve against the planning instant, so the same instant gives the same bodies', async () => {
+    const relative = record(1, { sendingDate: 'today', releaseDate: 'today', expiryDate: '+30d' });
+    const first = await plan([relative], { now });
+    const rerun = await plan([relative], { now: new Date(now) });
+    const nextDay = await plan([relative], { now: new Date(now.getTime() + 86_400_000) });
+    expect(first.spooled[0]?.body.sendingDate).toBe('2026-03-10');
+    expect(rerun.spooled[0]?.body).toEqual(first.spooled[0]?.body);
+    expect(nextDay.spooled[0]?.body.sendingDate).toBe('2026-03-11');
+  });
+});
+
+describe('shards', () => {
+  it('selects the records whose position modulo N is I-1, so N shards cover the file once', async () => {
+    const lines = Array.from({ length: 10 }, (_, index) => record(index + 1));
+    const covered: number[] = [];
+    for (let index = 1; index <= 3; index++) {
+      const shard = await plan(lines, { shard: { index, count: 3 } });
+      covered.push(...shard.results.map((result) => result.record));
+      expect(shard.results.every((result) => (result.record - 1) % 3 === index - 1)).toBe(true);
+    }
+    expect(covered.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(inShard(4, { index: 2, count: 3 })).toBe(true);
+    expect(inShard(4, undefined)).toBe(true);
+  });
+});
+
+describe('--reference-prefix', () => {
+  it('gives records without a businessReference a stable one from their content and position', async () => {
+    const lines = [record(1), record(1), record(2, { businessReference: 'OWN' })];
+    const first = await plan(lines, { referencePrefix: 'ci-' });
+    const again = await plan(lines, { referencePrefix: 'ci-' });
+    const references = first.spooled.map((entry) => entry.body.businessReference as string);
+    expect(references[0]).toMatch(/^ci-[0-9a-f]{12}$/);
+    expect(references[1]).not.toBe(references[0]);
+    expect(references[2]).toBe('OWN');
+    expect(again.spooled.map((entry) => entry.body.businessReference)).toEqual(references);
+  });
+});

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { csvField, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
+import { unfinishedStatuses, type RecordResult } from '../../src/bulk/results.js';
+import { renderSummary, summarize } from '../../src/bulk/summary.js';
+import { formatDuration, progressLine } from '../../src/bulk/progress.js';
+import { tempDir } from './helpers.js';
+
+const results: RecordResult[] = [
+  { record: 1, line: 1, businessReference: 'R1', status: 'created', invoiceNumber: '1000001' },
+  { record: 2, line: 2, status: 'uncertain', error: 'the connection was dropped, "maybe" created' },
+  { record: 3, line: 3, status: 'invalid', issues: [{ path: 'customer.mobile', message: 'is required' }] },
+  { record: 4, line: 4, businessReference: 'R1', status: 'duplicate', duplicateOf: 1, error: 'same as record 1' },
+  { record: 5, line: 5, businessReference: 'R5', status: 'already-existed', invoiceNumber: '999' },
+];
+
+const about = { kind: 'single', environment: 'staging', dryRun: false, durationMs: 1500 } as const;
+
+describe('--report', () => {
+  it('writes CSV for .csv: a header, then one quoted-as-needed row per record', async () => {
+    const path = join(tempDir(), 'report.csv');
+    await writeReport(path, results);
+    expect(readFileSync(path, 'utf8').split('\n')).toEqual([
+      'record,line,businessReference,status,invoiceNumber,error',
+      '1,1,R1,created,1000001,',
+      '2,2,,uncertain,,"the connection was dropped, ""maybe"" created"',
+      '3,3,,invalid,,customer.mobile: is required',
+      '4,4,R1,duplicate,,same as record 1',
+      '5,5,R5,already-existed,999,',
+      '',
+    ]);
+  });
+
+  it('writes NDJSON for any other extension: one JSON object per record', async () => {
+    const path = join(tempDir(), 'report.ndjson');
+    await writeReport(path, results);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toEqual({
+      record: 1,
+      line: 1,
+      businessReference: 'R1',
+      status: 'created',
+      invoiceNumber: '1000001',
+    });
+    expect(lines[2]).toMatchObject({ businessReference: null, issues: [{ path: 'customer.mobile' }] });
+    expect(reportFormat('x.CSV')).toBe('csv');
+    expect(reportFormat('x.jsonl')).toBe('ndjson');
+  });
+
+  it('quotes CSV fields with commas, quotes and line breaks only', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a\nb')).toBe('"a\nb"');
+    expect(csvField(undefined)).toBe('');
+  });
+});
+
+describe('--json and the summary', () => {
+  it('is one JSON document: the summary and every record', async () => {
+    const out = new PassThrough();
+    const summary = summarize(results, about);
+    const written = text(out);
+    await writeJsonReport(out, summary, results);
+    out.end();
+    const document = JSON.parse(await written) as { summary: Record<string, unknown>; records: unknown[] };
+    expect(document.summary).toMatchObject({
+      total: 5,
+      created: 1,
+      alreadyExisted: 1,
+      uncertain: 1,
+      invalid: 1,
+      duplicatesInFile: 1,
+      failed: 0,
+    });
+    expect(document.records).toHaveLength(5);
+  });
+
+  it('counts every status, and tells the records that leave the batch unfinished', () => {
+    const unfinished = results.filter((result) => unfinishedStatuses.has(result.status));
+    expect(unfinished.map((result) => result.status)).toEqual(['uncertain', 'invalid']);
+    const rendered = renderSummary(summarize(results, about), results, new Chalk({ level: 0 }));
+    expect(rendered).toContain('5 single invoice records in staging, 1.5 s:');
+    expect(rendered).toMatch(/ {2}uncertain +1 {2}\(sent, outcome unknown: check them\)/);
+    expect(rendered).toContain('record 2: uncertain: the connection was dropped');
+  });
+
+  it('draws progress as done/total, rate, ETA and failures', () => {
+    expect(progressLine(100, { done: 25, failed: 2, retries: 0 }, 5000, 8)).toBe(
+      '[##------] 25/100 (25%)  5.0/s  ETA 15s  failures 2',
+    );
+    expect(formatDuration(75_000)).toBe('1m15s');
+  });
+});

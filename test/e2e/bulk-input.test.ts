@@ -1,0 +1,237 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { homeFor, received, runCreate } from '../helpers/create-cli.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/http-server.js';
+import { localProfile, writeProfile } from '../helpers/profile.js';
+import { tempHome } from '../helpers/cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { journalEntries, record, records, writeNdjson } from '../bulk/helpers.js';
+
+// `einvoice create --file` with many invoices: what is refused before anything is sent, stdin, --dry-run, --json,
+// --shard, and the one-invoice flow left as it was.
+
+let sandbox: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+afterEach(() => sandbox.api.reset(false));
+
+function freshHome(): string {
+  home = homeFor(sandbox);
+  return home;
+}
+
+interface JsonReport {
+  summary: Record<string, unknown>;
+  records: Array<Record<string, unknown>>;
+}
+
+describe('records refused before anything is sent', () => {
+  it('exits 2 listing every invalid record by number, line and field; --report has them all', async () => {
+    freshHome();
+    const lines = records(30).map((value, index) => (index % 2 === 1 ? { ...value, customer: { name: 'X' } } : value));
+    writeNdjson(home, 'batch.ndjson', lines);
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--report', 'report.csv']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('15 of 30 records are invalid; nothing was sent.');
+    expect(result.stderr).toContain('  record 2 (line 2): customer.mobile: is required');
+    const listed = result.stderr.split('\n').filter((line) => line.startsWith('  record '));
+    expect(listed).toHaveLength(15);
+    expect((await received(sandbox)).count).toBe(0);
+    expect(existsSync(join(home, 'batch.ndjson.journal.ndjson'))).toBe(false);
+    const rows = readFileSync(join(home, 'report.csv'), 'utf8').trim().split('\n');
+    expect(rows).toHaveLength(31);
+    expect(rows[2]).toBe('2,2,REF-2,invalid,,customer.mobile: is required');
+  });
+
+  it('shows at most 20 problems on screen and says how many more there are', async () => {
+    freshHome();
+    writeNdjson(
+      home,
+      'batch.ndjson',
+      records(25).map((value) => ({ ...value, note: '' })),
+    );
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('  record '))).toHaveLength(20);
+    expect(result.stderr).toContain('  ...and 5 more');
+  });
+
+  it('sends the valid records with --skip-invalid and reports the others (exit 6)', async () => {
+    freshHome();
+    writeNdjson(home, 'batch.ndjson', [record(1), { note: 'incomplete' }, record(3)]);
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--skip-invalid', '--json']);
+    expect(result.code).toBe(6);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.records.map((entry) => entry.status)).toEqual(['created', 'invalid', 'created']);
+    expect((await received(sandbox)).count).toBe(2);
+  });
+
+  it('reports records that repeat an earlier one (rule 2.3.2) and does not send them', async () => {
+    freshHome();
+    const same = { businessReference: 'INV-9', amount: 500 };
+    writeNdjson(home, 'batch.ndjson', [record(1, same), record(2), record(3, { ...same, note: 'again' })]);
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('1 records repeat an earlier record');
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.records[2]).toMatchObject({ status: 'duplicate', duplicateOf: 1, businessReference: 'INV-9' });
+    expect((await received(sandbox)).count).toBe(2);
+  });
+});
+
+describe('inputs', () => {
+  it('creates the invoices of a JSON array, with flags applied to every record', async () => {
+    freshHome();
+    writeFileSync(join(home, 'batch.json'), JSON.stringify([record(1), record(2)], null, 2));
+    const result = await runCreate(home, ['single', '--file', 'batch.json', '--lang', 'ar-eg']);
+    expect(result.code, result.stderr).toBe(0);
+    const invoices = await sandbox.api.invoices();
+    expect(invoices.map((invoice) => (invoice.request as Record<string, unknown>).communicationLang)).toEqual([
+      'ar-eg',
+      'ar-eg',
+    ]);
+  });
+
+  it('needs --journal to read NDJSON from stdin, and then creates it', async () => {
+    freshHome();
+    const input = records(3)
+      .map((value) => JSON.stringify(value))
+      .join('\n');
+    const refused = await runCreate(home, ['single', '--file', '-'], { input });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--journal PATH is required to create invoices from stdin');
+    expect((await received(sandbox)).count).toBe(0);
+
+    const created = await runCreate(home, ['single', '--file', '-', '--journal', 'stdin.journal.ndjson'], { input });
+    expect(created.code, created.stderr).toBe(0);
+    expect((await received(sandbox)).count).toBe(3);
+    expect(journalEntries(join(home, 'stdin.journal.ndjson')).filter((entry) => entry.type === 'created')).toHaveLength(
+      3,
+    );
+  });
+
+  it('keeps a single JSON object in the one-invoice flow, and refuses bulk flags with it', async () => {
+    freshHome();
+    writeFileSync(join(home, 'one.json'), JSON.stringify(record(1)));
+    const created = await runCreate(home, ['single', '--file', 'one.json']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Created single invoice \d+/);
+    const refused = await runCreate(home, ['single', '--file', 'one.json', '--concurrency', '4']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--concurrency apply only to a --file of many invoices');
+    expect((await received(sandbox)).count).toBe(1);
+  });
+});
+
+describe('--dry-run and --json', () => {
+  it('validates and reports like a run, sends nothing and writes no journal', async () => {
+    freshHome();
+    writeNdjson(home, 'batch.ndjson', records(4));
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--dry-run', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.summary).toMatchObject({ dryRun: true, total: 4, valid: 4, created: 0 });
+    expect(report.records[0]).toEqual({ record: 1, line: 1, businessReference: 'REF-1', status: 'valid' });
+    expect((await received(sandbox)).count).toBe(0);
+    expect(existsSync(join(home, 'batch.ndjson.journal.ndjson'))).toBe(false);
+  });
+
+  it('prints only the JSON document on stdout, with each record and its invoice number', async () => {
+    freshHome();
+    writeNdjson(home, 'batch.ndjson', records(3));
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.summary).toMatchObject({ total: 3, created: 3, failed: 0, uncertain: 0 });
+    // The planned records were spooled beside the journal, and the spool is gone.
+    expect(existsSync(join(home, 'batch.ndjson.journal.ndjson.spool'))).toBe(false);
+    const numbers = (await sandbox.api.invoices()).map((invoice) => invoice.invoiceNumber);
+    expect(report.records).toEqual(
+      numbers.map((invoiceNumber, index) => ({
+        record: index + 1,
+        line: index + 1,
+        businessReference: `REF-${index + 1}`,
+        status: 'created',
+        invoiceNumber,
+      })),
+    );
+  });
+});
+
+describe('--shard', () => {
+  it('splits one file between jobs with no overlap, each with its own journal', async () => {
+    freshHome();
+    writeNdjson(home, 'batch.ndjson', records(10));
+    for (const shard of ['1/3', '2/3', '3/3']) {
+      const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--shard', shard]);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    const notes = (await sandbox.api.invoices()).map((invoice) => (invoice.request as { note: string }).note);
+    expect(notes.sort()).toEqual(
+      records(10)
+        .map((value) => value.note as string)
+        .sort(),
+    );
+    expect(
+      journalEntries(join(home, 'batch.ndjson.shard-2-of-3.journal.ndjson')).filter((e) => e.type === 'created'),
+    ).toHaveLength(3);
+  });
+});
+
+describe('relative dates', () => {
+  let server: TestServer;
+  afterEach(() => server.close());
+
+  it('resolve once: a rerun sends a failed record with the dates of the first run, as the journal says', async () => {
+    // The first answer to the second record is a rejection; everything else is created.
+    let rejected = false;
+    server = await startTestServer((request, response, index) => {
+      if (!rejected && request.body.includes('"Order 2"')) {
+        rejected = true;
+        return sendJson(response, 400, { code: 'VALIDATION_FAILED', message: 'not today' });
+      }
+      response.writeHead(201, { 'content-type': 'application/json' });
+      response.end(String(1000001 + index));
+    });
+    const dir = tempHome();
+    writeProfile(dir, localProfile(server.url, 'relative-dates-token-0123'));
+    const relative = { sendingDate: 'today', releaseDate: 'now', expiryDate: '+30d' };
+    writeNdjson(dir, 'batch.ndjson', [record(1, relative), record(2, relative)]);
+
+    const first = await runCreate(dir, ['single', '--file', 'batch.ndjson']);
+    expect(first.code).toBe(6);
+    const second = await runCreate(dir, ['single', '--file', 'batch.ndjson']);
+    expect(second.code, second.stderr).toBe(0);
+
+    const bodies = server.requests.map((request) => JSON.parse(request.body) as Record<string, string>);
+    expect(bodies.map((body) => body.note)).toEqual(expect.arrayContaining(['Order 1', 'Order 2']));
+    const sentOrder2 = bodies.filter((body) => body.note === 'Order 2');
+    expect(sentOrder2).toHaveLength(2);
+    expect(sentOrder2[1]).toEqual(sentOrder2[0]);
+    const header = journalEntries(join(dir, 'batch.ndjson.journal.ndjson')).find((entry) => entry.type === 'run');
+    expect(sentOrder2[1]?.releaseDate).toBe(header?.resolveDatesAt);
+  });
+});
+
+describe('a refused token', () => {
+  let server: TestServer;
+  afterEach(() => server.close());
+
+  it('stops the whole run at the first 401 with exit 3', async () => {
+    server = await startTestServer((_request, response) => sendJson(response, 401, { message: 'expired' }));
+    const dir = tempHome();
+    writeProfile(dir, localProfile(server.url, 'refused-token-0123456789'));
+    writeNdjson(dir, 'batch.ndjson', records(50));
+    const result = await runCreate(dir, ['single', '--file', 'batch.ndjson', '--concurrency', '1', '--json']);
+    expect(result.code).toBe(3);
+    expect(server.requests).toHaveLength(1);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.summary).toMatchObject({ failed: 1, notSent: 49 });
+  });
+});

@@ -1,0 +1,59 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/cli.js';
+import { localProfile, writeProfile } from '../helpers/profile.js';
+import { keys, spawnCliInPty, type PtySession } from '../helpers/pty.js';
+import { invoicesByNote, records, serveSandbox, writeNdjson, type ServedSandbox } from '../bulk/helpers.js';
+
+// Bulk creation in a terminal: it asks before sending, draws a progress bar on stderr, and Ctrl-C stops it.
+
+let sandbox: ServedSandbox;
+let session: PtySession | undefined;
+
+beforeAll(async () => {
+  sandbox = await serveSandbox(['--latency', '20']);
+});
+afterAll(() => sandbox.stop());
+afterEach(async () => {
+  session?.kill();
+  session = undefined;
+  await sandbox.api.reset(false);
+});
+
+function homeWith(count: number): string {
+  const home = tempHome();
+  writeProfile(home, localProfile(sandbox.url, sandbox.token));
+  writeNdjson(home, 'batch.ndjson', records(count));
+  return home;
+}
+
+describe('bulk creation in a terminal', () => {
+  it('asks before sending, then shows progress: done/total, rate, ETA and failures', async () => {
+    const home = homeWith(300);
+    session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson', '--concurrency', '2'], { home });
+    await session.answer('Create 300 single invoices in local?', 'y');
+    await session.waitFor(/\[[#-]+\] \d+\/300 \(\d+%\) +[\d.]+\/s +ETA \S+ +failures 0/);
+    expect((await session.exited).code).toBe(0);
+    expect(session.screen()).toMatch(/created +300/);
+    expect((await invoicesByNote(sandbox)).size).toBe(300);
+  }, 60_000);
+
+  it('sends nothing when the merchant says no', async () => {
+    const home = homeWith(5);
+    session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson'], { home });
+    await session.answer('Create 5 single invoices in local?', 'n');
+    expect((await session.exited).code).toBe(130);
+    expect(session.screen()).toContain('Cancelled: nothing was sent.');
+    expect((await sandbox.api.invoices()).length).toBe(0);
+  });
+
+  it('stops on Ctrl-C with exit 130 and the summary', async () => {
+    const home = homeWith(2000);
+    session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '2'], { home });
+    await session.waitFor(/\] [1-9]\d*\/2000/);
+    session.type(keys.ctrlC);
+    expect((await session.exited).code).toBe(130);
+    expect(session.screen()).toMatch(/not sent +[\d,]+/);
+    const summary = /created +([\d,]+)/.exec(session.screen());
+    expect(Number(summary?.[1]?.replace(/,/g, ''))).toBe((await sandbox.api.invoices()).length);
+  }, 60_000);
+});
