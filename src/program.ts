@@ -46,7 +46,12 @@ export function buildProgram(context: CommandContext): Command {
     .option('--no-input', 'never prompt; fail listing whatever is missing')
     .option('--no-color', 'disable colour (also NO_COLOR=1)')
     .addHelpText('after', exitCodesHelp)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ einvoice stats\n  $ einvoice create single --file invoice.json --env staging',
+    )
     .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),
@@ -101,10 +106,17 @@ Examples:
     });
 
   addCreateCommands(program, context);
+  program.commands
+    .find((command) => command.name() === 'create')
+    ?.addHelpText(
+      'after',
+      '\nExamples:\n  $ einvoice create single --file invoice.json\n  $ einvoice create recurring --file plan.json --dry-run',
+    );
 
   const sandbox = program
     .command('sandbox')
-    .description('run and drive the local sandbox service (no account, no network)');
+    .description('run and drive the local sandbox service (no account, no network)')
+    .addHelpText('after', '\nExamples:\n  $ einvoice sandbox serve --port 4010\n  $ einvoice sandbox pay 1000001');
 
   sandbox
     .command('serve')
@@ -133,6 +145,7 @@ Examples:
     .command('reset')
     .description('start the sandbox over with the demo invoices')
     .option('--empty', 'start with no invoices at all')
+    .addHelpText('after', '\nExamples:\n  $ einvoice sandbox reset\n  $ einvoice sandbox reset --empty')
     .action(async (_options, command: Command) => {
       const { resetSandbox } = await import('./commands/sandbox/admin.js');
       await resetSandbox(globals(command), context);
@@ -146,6 +159,10 @@ Examples:
       .command(name)
       .description(description)
       .argument('<invoiceNumber>', 'number of the invoice')
+      .addHelpText(
+        'after',
+        `\nExamples:\n  $ einvoice sandbox ${name} 1000001\n  $ einvoice sandbox ${name} 1000001 --json`,
+      )
       .action(async (invoiceNumber: string, _options, command: Command) => {
         const { settleSandboxInvoice } = await import('./commands/sandbox/admin.js');
         await settleSandboxInvoice(name, { ...globals(command), invoiceNumber }, context);
@@ -156,6 +173,7 @@ Examples:
     .command('expire')
     .description("move the sandbox's clock forward so that invoices due by then expire")
     .option('--by <duration>', 'how far to move the clock: 30d, 12h, 2w, ...', '30d')
+    .addHelpText('after', '\nExamples:\n  $ einvoice sandbox expire\n  $ einvoice sandbox expire --by 400d --json')
     .action(async (_options, command: Command) => {
       const { advanceSandboxClock } = await import('./commands/sandbox/admin.js');
       await advanceSandboxClock(globals<{ by: string }>(command), context);
@@ -164,18 +182,57 @@ Examples:
   sandbox
     .command('outbox')
     .description('list the SMS and e-mails the sandbox has sent')
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ einvoice sandbox outbox\n  $ einvoice sandbox outbox --json | jq '.messages[-1]'",
+    )
     .action(async (_options, command: Command) => {
       const { showSandboxOutbox } = await import('./commands/sandbox/admin.js');
       await showSandboxOutbox(globals(command), context);
     });
 
-  const config = program.command('config').description('inspect the profile file');
+  const config = program
+    .command('config')
+    .description('create or inspect the profile file')
+    .addHelpText('after', '\nExamples:\n  $ einvoice config init\n  $ einvoice config show --env staging');
+  config
+    .command('init')
+    .description('ask for environments and token sources, then write .einvoicerc (mode 0600)')
+    .option('--force', 'replace an existing .einvoicerc')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice config init
+  $ einvoice config init --force`,
+    )
+    .action(async (_options, command: Command) => {
+      const { initConfig } = await import('./commands/config/init.js');
+      await initConfig(globals<{ force?: boolean }>(command), context);
+    });
   config
     .command('show')
     .description('show the selected environment, its base URL and where its token comes from (redacted)')
+    .addHelpText('after', '\nExamples:\n  $ einvoice config show\n  $ einvoice config show --env production --json')
     .action(async (_options, command: Command) => {
       const { showConfig } = await import('./commands/config/show.js');
       await showConfig(globals(command), context);
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of a request or of the profile file, for editor validation')
+    .argument('<which>', 'single, recurring, refund or config')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice schema single > single-invoice.schema.json
+  $ einvoice schema config > einvoice-config.schema.json`,
+    )
+    .action(async (which: string) => {
+      const { printSchema } = await import('./commands/schema.js');
+      printSchema(which, context);
     });
 
   program

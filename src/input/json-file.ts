@@ -14,11 +14,24 @@ export async function readJsonInput(path: string, context: CommandContext, flag 
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new UsageError(`Cannot read ${flag} ${source}: ${reason}.`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(content.replace(/^\uFEFF/, ''));
+    value = JSON.parse(content.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new UsageError(`${flag} ${source} is not valid JSON: ${(error as Error).message}.`);
   }
+  return withoutSchemaKey(value);
+}
+
+/**
+ * Drops the top-level `$schema` an invoice or refund file may carry to name its JSON Schema for the editor
+ * (`einvoice schema single`): it is for the editor, not a field of the request. Only text is dropped, as the schema
+ * allows only text there; anything else stays and is reported as an unknown field.
+ */
+export function withoutSchemaKey(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const { $schema, ...rest } = value as Record<string, unknown>;
+  return typeof $schema === 'string' ? rest : value;
 }
 
 /** Requires a JSON object (not an array or a value). */

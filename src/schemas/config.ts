@@ -16,11 +16,25 @@ export const sandboxEnvironment = 'sandbox';
 
 const tokenSources = ['token', 'tokenEnv', 'tokenCommand'] as const;
 
+/** The name of an environment: letters, digits, `-` and `_`. */
+const environmentNameChars = '[A-Za-z0-9_-]+';
+const environmentName = new RegExp(`^${environmentNameChars}$`);
+/** An environment's name, as `config init` asks for it and the profile file's `environments` keys it. */
+export const environmentNameSchema = z
+  .string()
+  .regex(environmentName, { error: 'must be letters, digits, - or _ (e.g. staging, production)' });
+
+/** Text that is `name` once trimmed, as a JSON Schema pattern. */
+const trimmedIs = (name: string) => `^\\s*${name}\\s*$`;
+
 /** One environment of the profile file: where the service is and where its token comes from. */
 export const environmentSchema = z
   .strictObject({
+    // JSON Schema has no keyword for "a URL parser accepts it" (ajv-formats' `uri` takes ftp: and refuses what a
+    // browser parses), so the schema says the part it can: the text starts with http:// or https://.
     baseUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://staging.example.com' })
+      .meta({ format: undefined, pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://' })
       .optional(),
     token: text().optional(),
     tokenEnv: z
@@ -41,6 +55,13 @@ export const environmentSchema = z
         message: `give one token source, not ${given.join(' and ')}`,
       });
     }
+  })
+  .meta({
+    not: {
+      anyOf: tokenSources.flatMap((source, index) =>
+        tokenSources.slice(index + 1).map((other) => ({ required: [source, other] })),
+      ),
+    },
   });
 
 /** Invoice fields a merchant sets once per profile file instead of on every command. */
@@ -57,8 +78,11 @@ export const invoiceDefaultsSchema = z.strictObject({
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    defaultEnv: text().optional(),
-    environments: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), environmentSchema).optional(),
+    // Only sandbox and the names of environments are right, and every such name has this shape.
+    defaultEnv: text()
+      .meta({ pattern: trimmedIs(environmentNameChars) })
+      .optional(),
+    environments: z.record(z.string().regex(environmentName), environmentSchema).optional(),
     defaults: invoiceDefaultsSchema.optional(),
   })
   .check((ctx) => {
@@ -70,7 +94,7 @@ export const configSchema = z
         path: ['defaultEnv'],
         message: 'must not be production: choose production explicitly with --env production or EINVOICE_ENV',
       });
-    } else if (defaultEnv && defaultEnv !== sandboxEnvironment && !environments?.[defaultEnv]) {
+    } else if (defaultEnv && defaultEnv !== sandboxEnvironment && !Object.hasOwn(environments ?? {}, defaultEnv)) {
       ctx.issues.push({
         code: 'custom',
         input: defaultEnv,
@@ -78,6 +102,23 @@ export const configSchema = z
         message: `names no environment in environments (known: ${[sandboxEnvironment, ...Object.keys(environments ?? {})].join(', ')})`,
       });
     }
+  })
+  .meta({
+    title: 'einvoice profile file (.einvoicerc)',
+    description:
+      'defaultEnv must be sandbox or the name of an entry of environments. JSON Schema cannot compare a value with ' +
+      'the names of an object, so this schema only asks for at least one environment when defaultEnv is not ' +
+      'sandbox; einvoice checks the name. A baseUrl must also parse as a URL.',
+    allOf: [
+      { properties: { defaultEnv: { not: { pattern: trimmedIs(productionEnvironment) } } } },
+      {
+        if: {
+          properties: { defaultEnv: { not: { pattern: trimmedIs(sandboxEnvironment) } } },
+          required: ['defaultEnv'],
+        },
+        then: { properties: { environments: { minProperties: 1 } }, required: ['environments'] },
+      },
+    ],
   });
 
 export type EnvironmentConfig = z.output<typeof environmentSchema>;

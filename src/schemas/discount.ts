@@ -22,6 +22,14 @@ export const recurringDiscountSchema = z
         message: 'must be at most 100 for a PERCENTAGE discount',
       });
     }
+  })
+  .meta({
+    allOf: [
+      {
+        if: { properties: { type: { const: 'PERCENTAGE' } }, required: ['type'] },
+        then: { properties: { value: { maximum: 100 } } },
+      },
+    ],
   });
 
 export type ItemDiscount = z.output<typeof itemDiscountSchema>;

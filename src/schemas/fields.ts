@@ -18,20 +18,39 @@ export const knownPaymentMethods = ['PayAtService', 'CARD', 'VALU'] as const;
 /** Methods that need the customer's e-mail address. */
 export const methodsNeedingEmail: ReadonlySet<string> = new Set(['EMAIL', 'BOTH']);
 
-const hasAtMostTwoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+/**
+ * The tolerance of the two-decimals rule, as ajv's `multipleOfPrecision`: an amount passes when amount / 0.01 is
+ * within 1e-6 of a whole number. The JSON Schema says `multipleOf: 0.01`; ajv with this precision computes exactly
+ * the check below, so the schema and the validator never disagree on float noise (0.07 / 0.01 is 7.000000000000001).
+ */
+export const moneyMultipleOfPrecision = 6;
 
-/** Non-empty text (after trimming). */
+/** True when `value` has at most two decimals, computed as ajv computes `multipleOf: 0.01`. */
+const hasAtMostTwoDecimals = (value: number) => {
+  const hundredths = value / 0.01;
+  return !(Math.abs(Math.round(hundredths) - hundredths) > 10 ** -moneyMultipleOfPrecision);
+};
+
+/**
+ * Non-empty text (after trimming). "Not empty" is a pattern (`\S`, a character `trim()` keeps) rather than a minimum
+ * length, so the JSON Schema, which sees the text untrimmed, refuses blank text too.
+ */
 export const text = () =>
   z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
     .trim()
-    .min(1, { error: 'must not be empty' });
+    .regex(/\S/, { error: 'must not be empty' });
 
-/** The first money rule `value` breaks, if any. */
-function moneyProblem(value: number, inRange: (value: number) => boolean, rangeMessage: string) {
+/** The first money rule `value` breaks, if any; `twoDecimals` says whether it has at most two decimals. */
+function moneyProblem(
+  value: number,
+  inRange: (value: number) => boolean,
+  rangeMessage: string,
+  twoDecimals = hasAtMostTwoDecimals(value),
+) {
   if (!Number.isFinite(value)) return 'must be a finite number';
   if (!inRange(value)) return rangeMessage;
-  if (!hasAtMostTwoDecimals(value)) return 'must have at most two decimals';
+  if (!twoDecimals) return 'must have at most two decimals';
   return undefined;
 }
 
@@ -39,17 +58,52 @@ function moneyProblem(value: number, inRange: (value: number) => boolean, rangeM
  * A finite amount in range with at most two decimals (the currency has two minor digits). One check reports the
  * first rule broken, without `abort`: an aborting issue would stop the invoice's e-mail rule from running too.
  */
-const money = (inRange: (value: number) => boolean, rangeMessage: string) =>
-  z.number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') }).check((ctx) => {
-    const message = moneyProblem(ctx.value, inRange, rangeMessage);
-    if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message });
-  });
+const money = (
+  inRange: (value: number) => boolean,
+  rangeMessage: string,
+  range: { exclusiveMinimum: number } | { minimum: number },
+) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
+    .check((ctx) => {
+      const message = moneyProblem(ctx.value, inRange, rangeMessage);
+      // `continue` keeps the issue from counting as a wrong type, so a union holding this reports it as it is.
+      if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
+    })
+    .meta({ ...range, multipleOf: 0.01 });
 
 /** An amount that must be above zero. */
-export const positiveMoney = () => money((value) => value > 0, 'must be greater than 0');
+export const positiveMoney = () => money((value) => value > 0, 'must be greater than 0', { exclusiveMinimum: 0 });
 
 /** An amount that may be zero. */
-export const nonNegativeMoney = () => money((value) => value >= 0, 'must be 0 or more');
+export const nonNegativeMoney = () => money((value) => value >= 0, 'must be 0 or more', { minimum: 0 });
+
+/** Text a string amount may hold: digits with an optional fraction, an optional minus, surrounding blanks. */
+const numericText = /^\s*-?\d+(\.\d+)?\s*$/;
+/** Numeric text with at most two decimals once trailing zeros are dropped (`12.50` and `12.500` are 12.5). */
+const twoDecimalsText = /^\s*-?\d+(\.\d{1,2}0*)?\s*$/;
+/** Numeric text above zero with at most two decimals: what `positiveMoneyText` accepts, as one pattern. */
+const positiveMoneyTextPattern = String.raw`^\s*(?:\d*[1-9]\d*(?:\.\d{1,2}0*)?|\d+\.(?:0[1-9]|[1-9]\d?)0*)\s*$`;
+
+/**
+ * An amount above zero written as text (`"12.50"`); `Number()` makes it the amount. Its decimals are read from the
+ * digits, not from the float they make, so the JSON Schema pattern says exactly what this accepts.
+ */
+export const positiveMoneyText = () =>
+  z
+    .string()
+    .check((ctx) => {
+      const message = numericText.test(ctx.value)
+        ? moneyProblem(
+            Number(ctx.value),
+            (value) => value > 0,
+            'must be greater than 0',
+            twoDecimalsText.test(ctx.value),
+          )
+        : 'must be a number';
+      if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
+    })
+    .meta({ pattern: positiveMoneyTextPattern });
 
 /** A whole number of at least `min`. */
 export const wholeNumber = (min: number) =>
@@ -81,34 +135,37 @@ export const utcInstant = () =>
         : 'must be a real UTC date-time in the form YYYY-MM-DDThh:mm:ss.sssZ (e.g. 2026-12-31T23:59:59.000Z)',
   });
 
-/** A mobile number: an optional `+` and 7 to 15 digits, no spaces. */
+/**
+ * A mobile number: an optional `+` and 7 to 15 digits, no spaces. The pattern allows the blanks `trim()` removes,
+ * so the JSON Schema, which sees the text untrimmed, accepts what this does.
+ */
 export const mobileNumber = () =>
-  text().regex(/^\+?\d{7,15}$/, { error: 'must be a mobile number: an optional + and 7 to 15 digits, no spaces' });
+  text().regex(/^\s*\+?\d{7,15}\s*$/, {
+    error: 'must be a mobile number: an optional + and 7 to 15 digits, no spaces',
+  });
 
-/** An e-mail address. */
+/**
+ * An e-mail address, by zod's own e-mail pattern. Written as a pattern rather than `z.email()` so the JSON Schema
+ * carries no `format: email`, which validators check with patterns of their own that disagree with this one.
+ */
 export const emailAddress = () =>
-  z.email({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address') });
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address') })
+    .regex(z.regexes.email, { error: 'must be an e-mail address' });
+
+/**
+ * A percentage from 0 to 100 as text: digits with an optional fraction, surrounding blanks allowed. The range is
+ * read from the digits (0-99 with any fraction, or 100 with zeros), so the JSON Schema pattern is the whole rule.
+ */
+const percentageText = /^\s*0*(?:\d{1,2}(?:\.\d+)?|100(?:\.0+)?)\s*$/;
 
 /** A percentage from 0 to 100, taken as text or number; sent as text, the type the service documents. */
-export const taxesPercentage = () =>
-  z
-    .union(
-      [
-        z.number(),
-        z
-          .string()
-          .trim()
-          .regex(/^\d+(\.\d+)?$/, { error: 'must be a percentage from 0 to 100 (e.g. 14)' }),
-      ],
-      {
-        error: 'must be a percentage from 0 to 100 (e.g. 14)',
-      },
-    )
-    .transform((value) => Number(value))
-    .refine((value) => Number.isFinite(value) && value >= 0 && value <= 100, {
-      error: 'must be a percentage from 0 to 100 (e.g. 14)',
-    })
-    .transform((value) => String(value));
+export const taxesPercentage = () => {
+  const error = 'must be a percentage from 0 to 100 (e.g. 14)';
+  return z
+    .union([z.number().min(0, { error }).max(100, { error }), z.string().regex(percentageText, { error })], { error })
+    .transform((value) => String(Number(value)));
+};
 
 /** A yes/no flag; the service's samples send the text "true"/"false", so both shapes are read as a boolean. */
 export const flag = () =>
@@ -116,8 +173,11 @@ export const flag = () =>
     .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
     .transform((value) => value === true || value === 'true');
 
-/** A field that belongs to the other kind of invoice: present at all, it is an error naming the right place. */
-export const notInScope = (message: string) => z.undefined({ error: message }).optional();
+/**
+ * A field that belongs to the other kind of invoice: present at all, it is an error naming the right place. In JSON
+ * Schema, `not: {}`.
+ */
+export const notInScope = (message: string) => z.never({ error: message }).optional();
 
 /** An invoice number as it may appear in a URL path: letters, digits, `-` and `_`. */
 export const invoiceNumber = () =>

@@ -61,6 +61,19 @@ function emailRequiredForEmailMethods() {
   ] as const satisfies readonly [unknown, unknown];
 }
 
+/** Rule 2.3.4 in JSON Schema. */
+const emailRequiredJsonSchema = {
+  allOf: [
+    {
+      if: {
+        properties: { communicationMethod: { enum: [...methodsNeedingEmail] } },
+        required: ['communicationMethod'],
+      },
+      then: { properties: { customer: { required: ['email'] } } },
+    },
+  ],
+};
+
 /** The request body of `POST /invoice-api/invoices/single`. */
 export const singleInvoiceSchema = z
   .strictObject({
@@ -74,7 +87,14 @@ export const singleInvoiceSchema = z
       'a top-level discount applies only to recurring invoices; give a single invoice discounts per item (items[n].discount)',
     ),
   })
-  .refine(...emailRequiredForEmailMethods());
+  .refine(...emailRequiredForEmailMethods())
+  .meta({
+    title: 'einvoice single invoice',
+    description:
+      'The request body of POST /invoice-api/invoices/single (einvoice create single --file). einvoice also ' +
+      'checks that an item discount is not more than price x purchasedQuantity, which JSON Schema cannot express.',
+    ...emailRequiredJsonSchema,
+  });
 
 /** The request body of `POST /invoice-api/invoices/recurring`. */
 export const recurringInvoiceSchema = z
@@ -87,7 +107,12 @@ export const recurringInvoiceSchema = z
     ...optionalTrailingFields,
     paymentType: notInScope('applies only to single invoices'),
   })
-  .refine(...emailRequiredForEmailMethods());
+  .refine(...emailRequiredForEmailMethods())
+  .meta({
+    title: 'einvoice recurring invoice',
+    description: 'The request body of POST /invoice-api/invoices/recurring (einvoice create recurring --file).',
+    ...emailRequiredJsonSchema,
+  });
 
 /** The two kinds of invoice the service creates. */
 export const invoiceKinds = ['single', 'recurring'] as const;

@@ -11,14 +11,17 @@ const itemShape = {
   nameAr: text(),
 };
 
-/** An item of a single invoice: it may carry its own flat discount, at most the item's total. */
+/**
+ * An item of a single invoice: it may carry its own flat discount, at most the item's total. That bound compares two
+ * fields by multiplying, which JSON Schema cannot say: the schema's description names it instead.
+ */
 export const singleItemSchema = z
   .strictObject({ ...itemShape, discount: itemDiscountSchema.optional() })
   .check((ctx) => {
     const { discount, price, purchasedQuantity } = ctx.value;
-    // A wrong price or quantity is reported on its own: the total it gives says nothing about the discount.
+    // A wrong price, quantity or discount is reported on its own: a total made from it says nothing more.
     const reported = new Set(ctx.issues.map((issue) => issue.path?.[0]));
-    if (reported.has('price') || reported.has('purchasedQuantity')) return;
+    if (reported.has('price') || reported.has('purchasedQuantity') || reported.has('discount')) return;
     if (discount && toMinorUnits(discount.value) > toMinorUnits(price) * purchasedQuantity) {
       ctx.issues.push({
         code: 'custom',
@@ -27,7 +30,8 @@ export const singleItemSchema = z
         message: 'must not be more than the item total (price x purchasedQuantity)',
       });
     }
-  });
+  })
+  .meta({ description: 'An item; its discount.value must not be more than price x purchasedQuantity.' });
 
 /** An item of a recurring invoice: discounts apply to the whole invoice instead. */
 export const recurringItemSchema = z.strictObject({

@@ -1,0 +1,150 @@
+import { access, chmod, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { CommandContext, GlobalOptions } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { interruptible, promptContext } from '../../input/prompts.js';
+import { toJson } from '../../output/format.js';
+import { createTerminal } from '../../output/terminal.js';
+import {
+  configSchema,
+  environmentNameSchema,
+  environmentSchema,
+  productionEnvironment,
+  sandboxEnvironment,
+  validate,
+  type Config,
+  type EnvironmentConfig,
+} from '../../schemas/index.js';
+
+export interface ConfigInitOptions extends GlobalOptions {
+  force?: boolean;
+}
+
+const fileName = '.einvoicerc';
+
+/** `einvoice config init`: asks for environments and token sources, then writes `.einvoicerc` with mode 0600. */
+export async function initConfig(options: ConfigInitOptions, context: CommandContext): Promise<void> {
+  const terminal = createTerminal(context, options);
+  const target = resolve(context.cwd, fileName);
+  // Refuse before the first question, not after the last answer.
+  if (!options.force && (await exists(target))) throw alreadyExists(target);
+  if (!terminal.interactive) {
+    throw new UsageError('einvoice config init asks questions, and there is no terminal to ask on.', {
+      hint: 'Run it in a terminal, or copy .eintvoicerc.example to .einvoicerc and edit it.',
+    });
+  }
+  const prompts = await import('@inquirer/prompts');
+  const streams = promptContext(context);
+  const ask = <T>(prompt: () => Promise<T>) => interruptible(prompt);
+  const checkWith = (rule: Parameters<typeof validate>[0]) => (value: string) => {
+    const result = validate(rule, value);
+    return result.success || (result.issues[0]?.message ?? 'is invalid');
+  };
+
+  const environments: Record<string, EnvironmentConfig> = {};
+  do {
+    const name = await ask(() =>
+      prompts.input(
+        {
+          message: 'Environment name',
+          default: Object.keys(environments).length === 0 ? 'staging' : productionEnvironment,
+          validate: checkWith(environmentNameSchema),
+        },
+        streams,
+      ),
+    );
+    const baseUrl = await ask(() =>
+      prompts.input({ message: `Base URL of ${name}`, validate: checkWith(environmentSchema.shape.baseUrl) }, streams),
+    );
+    const source = await ask(() =>
+      prompts.select(
+        {
+          message: `Where does the ${name} token come from?`,
+          choices: [
+            { name: 'an environment variable (recommended)', value: 'tokenEnv' },
+            { name: 'a command that prints it (a password manager)', value: 'tokenCommand' },
+            { name: 'this file (typed now, kept in .einvoicerc)', value: 'token' },
+          ] as const,
+        },
+        streams,
+      ),
+    );
+    const environment: EnvironmentConfig = { baseUrl };
+    if (source === 'tokenEnv') {
+      environment.tokenEnv = await ask(() =>
+        prompts.input(
+          {
+            message: 'Name of the variable',
+            default: `EINVOICE_${name.toUpperCase().replace(/-/g, '_')}_TOKEN`,
+            validate: checkWith(environmentSchema.shape.tokenEnv),
+          },
+          streams,
+        ),
+      );
+    } else if (source === 'tokenCommand') {
+      environment.tokenCommand = await ask(() =>
+        prompts.input({ message: 'Command', validate: checkWith(environmentSchema.shape.tokenCommand) }, streams),
+      );
+    } else {
+      // The token is never echoed: the prompt shows a mask, and nothing prints it afterwards.
+      environment.token = await ask(() =>
+        prompts.password({ message: 'Token', mask: '*', validate: checkWith(environmentSchema.shape.token) }, streams),
+      );
+    }
+    environments[name] = environment;
+  } while (await ask(() => prompts.confirm({ message: 'Add another environment?', default: false }, streams)));
+
+  const defaultChoices = [
+    ...Object.keys(environments).filter((name) => name !== productionEnvironment),
+    sandboxEnvironment,
+  ];
+  const defaultEnv = await ask(() =>
+    prompts.select(
+      {
+        message: 'Default environment (production is always chosen explicitly)',
+        choices: defaultChoices.map((value) => ({ value })),
+      },
+      streams,
+    ),
+  );
+
+  const config = validate(configSchema, { defaultEnv, environments } satisfies Config);
+  if (!config.success) throw new UsageError('The answers do not make a valid profile file.', { issues: config.issues });
+  await writeProfile(target, config.data, Boolean(options.force));
+  terminal.info(
+    `${terminal.err.green('✔')} Wrote ${target} (readable only by you). Check it with: einvoice config show`,
+  );
+}
+
+/** True when `path` exists. */
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function alreadyExists(target: string): UsageError {
+  return new UsageError(`${target} already exists; nothing was written.`, { hint: 'Pass --force to replace it.' });
+}
+
+/**
+ * Writes the file with mode 0600, refusing to replace an existing one unless forced. A forced write replaces the file
+ * by renaming a new 0600 file over it, so the token is never written into a file others may read.
+ */
+async function writeProfile(target: string, config: Config, force: boolean): Promise<void> {
+  const content = `${toJson(config)}\n`;
+  try {
+    if (force) {
+      const { default: writeFileAtomic } = await import('write-file-atomic');
+      await writeFileAtomic(target, content, { mode: 0o600 });
+    } else {
+      await writeFile(target, content, { mode: 0o600, flag: 'wx' });
+    }
+    // The umask may have narrowed the mode; make it exactly 0600.
+    await chmod(target, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(target);
+    throw new UsageError(`Cannot write ${target}: ${(error as Error).message}.`);
+  }
+}

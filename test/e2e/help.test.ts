@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+// Every command's --help ends with real examples, and a mistyped command or flag is answered with the closest one.
+// The commands are found the way a person finds them: by reading `--help`, from the root down.
+
+/** The subcommands a help text lists under "Commands:", without commander's own `help`. */
+function listedCommands(help: string): string[] {
+  const section = help.split('\nCommands:\n')[1];
+  if (!section) return [];
+  const lines = section.split('\n\n')[0]?.split('\n') ?? [];
+  return lines
+    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && name !== 'help');
+}
+
+/** Every command path, each with its help text, walking the tree from the root's help. */
+async function helpOfEveryCommand(): Promise<Map<string, string>> {
+  const helps = new Map<string, string>();
+  const visit = async (path: string[]) => {
+    const result = await runCli([...path, '--help']);
+    expect(result.code, `einvoice ${path.join(' ')} --help: ${result.stderr}`).toBe(0);
+    helps.set(path.join(' '), result.stdout);
+    await Promise.all(listedCommands(result.stdout).map((name) => visit([...path, name])));
+  };
+  await visit([]);
+  return helps;
+}
+
+describe('--help', () => {
+  it('ends with two or more real examples for every command', async () => {
+    const helps = await helpOfEveryCommand();
+    expect([...helps.keys()].sort()).toEqual(
+      expect.arrayContaining(['', 'create', 'create single', 'sandbox serve', 'config init', 'schema', 'completion']),
+    );
+    expect(helps.size).toBeGreaterThanOrEqual(18);
+    for (const [path, help] of helps) {
+      const examples = help.trimEnd().split('\nExamples:\n')[1];
+      expect(examples, `einvoice ${path} --help has no Examples section`).toBeDefined();
+      const lines = (examples ?? '').split('\n');
+      // The section is the last one: only example lines and their indented continuations follow it.
+      expect(
+        lines.every((line) => /^ {2}\$ einvoice /.test(line) || /^ {4,}\S/.test(line)),
+        `einvoice ${path} --help`,
+      ).toBe(true);
+      const commands = lines.filter((line) => line.startsWith('  $ einvoice '));
+      expect(commands.length, `einvoice ${path} --help`).toBeGreaterThanOrEqual(2);
+      // A real example runs the command whose help shows it (or, at the root, any command there is).
+      for (const line of commands) {
+        const words = line.slice('  $ einvoice '.length).split(' ');
+        const named = words.slice(0, path ? path.split(' ').length : 1).join(' ');
+        expect(helps.has(named), `${line.trim()} in einvoice ${path} --help names no command`).toBe(true);
+        if (path) expect(named, `${line.trim()} in einvoice ${path} --help`).toBe(path);
+      }
+    }
+  });
+});
+
+describe('mistakes', () => {
+  it('an unknown command exits 2 suggesting the closest one', async () => {
+    const result = await runCli(['statz']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: unknown command 'statz'");
+    expect(result.stderr).toContain('Did you mean stats?');
+  });
+
+  it('an unknown flag exits 2 suggesting the closest one', async () => {
+    const result = await runCli(['stats', '--jsn']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: unknown option '--jsn'");
+    expect(result.stderr).toContain('Did you mean --json?');
+  });
+
+  it('an unknown subcommand of a group suggests within the group', async () => {
+    const result = await runCli(['sandbox', 'outbx']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Did you mean outbox?');
+  });
+});

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The package as npm publishes it: packed, installed globally into an empty prefix, and run with nothing else
+// around (a fresh HOME and working folder). The packing uses --ignore-scripts: the tests' global setup has just
+// built dist/, and rebuilding it here would rewrite files that tests running beside this one are executing.
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+interface PackResult {
+  filename: string;
+  files: Array<{ path: string }>;
+}
+
+async function npm(args: string[], cwd = repo): Promise<string> {
+  const { stdout } = await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A new empty folder, removed after the tests (an installed package is tens of megabytes). */
+function temp(label: string): string {
+  const folder = mkdtempSync(join(tmpdir(), `einvoice-${label}-`));
+  folders.push(folder);
+  return folder;
+}
+
+/** The files `npm pack` would put in the package. */
+async function packedFiles(): Promise<string[]> {
+  const [pack] = JSON.parse(await npm(['pack', '--dry-run', '--json', '--ignore-scripts'])) as PackResult[];
+  return (pack as PackResult).files.map((file) => file.path).sort();
+}
+
+describe('the npm package', () => {
+  it('ships the built code, bin, README, the example profile and LICENSE, and nothing else', async () => {
+    const files = await packedFiles();
+    const outside = files.filter((path) => !path.startsWith('dist/'));
+    expect(outside).toEqual(['.eintvoicerc.example', 'LICENSE', 'README.md', 'bin/einvoice.js', 'package.json']);
+    const built = files.filter((path) => path.startsWith('dist/'));
+    expect(built).toEqual(expect.arrayContaining(['dist/index.js', 'dist/lib.js', 'dist/lib.d.ts']));
+    // Only compiled modules and their declarations: no build stamp, no source maps, no tests.
+    expect(built.filter((path) => !/\.(js|d\.ts)$/.test(path))).toEqual([]);
+    expect(built.filter((path) => /test|\.map$/.test(path))).toEqual([]);
+  });
+
+  it('installs globally from the tarball and runs with nothing else present', async () => {
+    const packDir = temp('pack');
+    const [pack] = JSON.parse(
+      await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir]),
+    ) as PackResult[];
+    const tarball = join(packDir, (pack as PackResult).filename);
+    const prefix = temp('prefix');
+    // The dependencies come from npm's cache, where installing this repository put them.
+    await npm(['install', '--global', tarball, '--prefix', prefix, '--prefer-offline'], packDir);
+
+    const home = temp('home');
+    const cwd = temp('cwd');
+    const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, CI: 'true' };
+    const einvoice = (...args: string[]) => run(join(prefix, 'bin', 'einvoice'), args, { cwd, env });
+    const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
+
+    expect((await einvoice('--version')).stdout.trim()).toBe(version);
+    expect((await einvoice('--help')).stdout).toMatch(/^Usage: einvoice \[options\] \[command\]/);
+    const stats = await einvoice('stats', '--env', 'sandbox', '--json');
+    expect(JSON.parse(stats.stdout)).toMatchObject({ allInvoices: { totalCount: 8 } });
+    const table = await einvoice('stats', '--env', 'sandbox');
+    expect(table.stdout).toMatch(/^Paid\s+2\s+630\.50/m);
+
+    // A TypeScript program that installed einvoice type-checks against its declarations.
+    const consumer = temp('consumer');
+    mkdirSync(join(consumer, 'node_modules'));
+    symlinkSync(join(prefix, 'lib', 'node_modules', 'einvoice'), join(consumer, 'node_modules', 'einvoice'));
+    writeFileSync(
+      join(consumer, 'main.mts'),
+      [
+        "import { createClient, startSandbox, singleInvoiceSchema, type Statistics } from 'einvoice';",
+        'const sandbox = await startSandbox();',
+        'const statistics: Statistics = await createClient({ baseUrl: sandbox.url, token: sandbox.token }).getStatistics();',
+        'console.log(statistics.paidInvoices.totalCount, singleInvoiceSchema.shape.amount);',
+        'await sandbox.close();',
+      ].join('\n'),
+    );
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const typeRoots = join(repo, 'node_modules', '@types');
+    await expect(
+      run(process.execPath, [
+        tsc,
+        ...['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node'],
+        ...['--typeRoots', typeRoots, join(consumer, 'main.mts')],
+      ]),
+    ).resolves.toMatchObject({ stderr: '' });
+  }, 300_000);
+});

@@ -1,0 +1,141 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, test } from 'vitest';
+import { withoutSchemaKey } from '../../src/input/json-file.js';
+import {
+  configSchema,
+  moneyMultipleOfPrecision,
+  recurringInvoiceSchema,
+  refundSchema,
+  singleInvoiceSchema,
+  validate,
+} from '../../src/schemas/index.js';
+import { jsonSchemaNames, jsonSchemaOf, type JsonSchemaName } from '../../src/schemas/json-schema.js';
+import { corpus, withField } from './json-schema-corpus.js';
+import { recurringInvoice, singleInvoice } from './fixtures.js';
+
+// The JSON Schema `einvoice schema NAME` prints and the zod schema einvoice validates with must never disagree:
+// every payload of the corpus, and a few thousand generated amounts and percentages, get the same verdict from ajv
+// (draft 2020-12, with ajv-formats, as an editor would check a file) and from einvoice.
+
+const zodSchemas = {
+  single: singleInvoiceSchema,
+  recurring: recurringInvoiceSchema,
+  refund: refundSchema,
+  config: configSchema,
+};
+
+/** einvoice's verdict on a file: invoice and refund files lose a top-level `$schema` as they are read. */
+function einvoiceAccepts(name: JsonSchemaName, payload: unknown): boolean {
+  return validate(zodSchemas[name], name === 'config' ? payload : withoutSchemaKey(payload)).success;
+}
+
+// ajv refuses unknown keywords and formats by default, so a schema emitted wrongly fails to compile.
+const ajv = new Ajv2020({ strictTypes: false, multipleOfPrecision: moneyMultipleOfPrecision });
+addFormats.default(ajv);
+const compiled = new Map(jsonSchemaNames.map((name) => [name, ajv.compile(jsonSchemaOf(name))]));
+
+/** ajv's verdict on `payload` against the JSON Schema `einvoice schema NAME` prints. */
+function schemaAccepts(name: JsonSchemaName, payload: unknown): boolean {
+  return (compiled.get(name) as (payload: unknown) => boolean)(payload);
+}
+
+describe.each(jsonSchemaNames)('einvoice schema %s', (name) => {
+  test('is a draft 2020-12 schema of an object that allows $schema', () => {
+    const schema = jsonSchemaOf(name);
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.type).toBe('object');
+    expect(schema.properties).toHaveProperty('$schema', { type: 'string' });
+    expect(ajv.validateSchema(schema)).toBe(true);
+  });
+
+  test('the corpus has payloads of both verdicts', () => {
+    expect(corpus[name].filter((entry) => entry.valid).length).toBeGreaterThan(5);
+    expect(corpus[name].filter((entry) => !entry.valid).length).toBeGreaterThan(5);
+  });
+
+  test.each(corpus[name])('$name (valid: $valid)', ({ payload, valid }) => {
+    expect({ schema: schemaAccepts(name, payload), einvoice: einvoiceAccepts(name, payload) }).toEqual({
+      schema: valid,
+      einvoice: valid,
+    });
+  });
+});
+
+/** A small seeded generator, so a failure names a payload that fails again on the next run. */
+function random(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(list: readonly T[]) => list[int(list.length)] as T;
+  const digits = (count: number) => Array.from({ length: count }, () => String(int(10))).join('');
+  return { int, pick, digits };
+}
+
+/** Text shaped like a number and its near misses: signs, blanks, no digits on one side of the point, zeros. */
+function numericTexts(seed: number, count: number): string[] {
+  const { int, pick, digits } = random(seed);
+  return Array.from({ length: count }, () => {
+    const whole = pick(['', '0', '00', digits(1), digits(2), digits(3), '100', '1000', digits(9)]);
+    const fraction = pick(['', '.', `.${digits(1)}`, `.${digits(2)}`, `.${digits(3)}`, '.00', '.000', `.${digits(9)}`]);
+    const blank = () => pick(['', '', '', ' ', '\t', '\n ']);
+    const junk = int(12) === 0 ? pick(['e2', '%', ',5', 'x', '-']) : '';
+    return `${blank()}${pick(['', '', '', '-', '+'])}${whole}${fraction}${junk}${blank()}`;
+  });
+}
+
+/** Numbers with up to five decimals, some negative, some huge. */
+function numbers(seed: number, count: number): number[] {
+  const { int, pick } = random(seed);
+  return Array.from({ length: count }, () => {
+    const scale = 10 ** pick([0, 1, 2, 3, 5]);
+    const magnitude = pick([1, 100, 10_000, 1_000_000, 1e9]);
+    return (pick([1, 1, 1, -1]) * int(magnitude * scale)) / scale;
+  });
+}
+
+/** The payloads on which the two verdicts differ, and how many each verdict got. */
+function compare(name: JsonSchemaName, payloads: unknown[]) {
+  const disagreements = payloads.filter((payload) => schemaAccepts(name, payload) !== einvoiceAccepts(name, payload));
+  const accepted = payloads.filter((payload) => einvoiceAccepts(name, payload)).length;
+  return { disagreements, accepted, refused: payloads.length - accepted };
+}
+
+const refund = () => ({ amount: 1, reason: 'Damaged', orderReferenceNumber: '3712345' });
+const percentageDiscount = () => ({ ...recurringInvoice(), discount: { value: 10, type: 'PERCENTAGE' } });
+
+describe('generated values get the same verdict from both', () => {
+  test.each([
+    { field: 'refund amount as text', name: 'refund', base: refund, path: 'amount', values: numericTexts(1, 3000) },
+    { field: 'refund amount as a number', name: 'refund', base: refund, path: 'amount', values: numbers(2, 3000) },
+    { field: 'taxes as text', name: 'single', base: singleInvoice, path: 'taxes', values: numericTexts(3, 3000) },
+    {
+      field: 'taxes as a number',
+      name: 'single',
+      base: singleInvoice,
+      path: 'taxes',
+      values: numbers(4, 3000).map((value) => value / 1e4),
+    },
+    { field: 'an item price', name: 'single', base: singleInvoice, path: 'items.0.price', values: numbers(5, 3000) },
+    {
+      field: 'a PERCENTAGE discount value',
+      name: 'recurring',
+      base: percentageDiscount,
+      path: 'discount.value',
+      values: numbers(6, 3000).map((value) => value % 300),
+    },
+  ] as const)('$field', ({ name, base, path, values }) => {
+    const result = compare(
+      name,
+      values.map((value) => withField(base(), path, value)),
+    );
+    expect(result.disagreements).toEqual([]);
+    expect(result.accepted).toBeGreaterThan(100);
+    expect(result.refused).toBeGreaterThan(100);
+  });
+});
