@@ -130,6 +130,16 @@ describe('token sources', () => {
     await expectStatsFromSandbox(home);
   });
 
+  it.each(['einvoice.config.cjs', 'einvoice.config.mjs'])('reads a JavaScript profile, %s', async (name) => {
+    const config = JSON.stringify(localProfile(sandbox.url, sandbox.token));
+    const source = name.endsWith('.cjs') ? `module.exports = ${config};\n` : `export default ${config};\n`;
+    const { home, filepath } = homeWith(source, { name, mode: 0o600 });
+    const show = await run(home, ['config', 'show']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(showLine(show.stdout, 'Profile file')).toMatch(new RegExp(`^Profile file\\s+${filepath}$`));
+    await expectStatsFromSandbox(home);
+  });
+
   it('exits 3 for an environment without a token, sending nothing', async () => {
     const server = await startTestServer();
     servers.push(server);
