@@ -5,18 +5,19 @@ import { join } from 'node:path';
 const stamp = 'dist/.built';
 
 function newestSource(folder: string): number {
-  return readdirSync(folder, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(folder, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }, statSync('tsconfig.build.json').mtimeMs);
+  return readdirSync(folder, { withFileTypes: true }).reduce(
+    (newest, entry) => {
+      const path = join(folder, entry.name);
+      return Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+    },
+    Math.max(statSync('tsconfig.build.json').mtimeMs, statSync('scripts/build.mjs').mtimeMs),
+  );
 }
 
 // End-to-end tests spawn bin/einvoice.js, which runs dist/: build it when any source is newer than the last build,
 // so no test runs stale code and concurrent runs do not rewrite dist/ under each other needlessly.
 export default function buildWhenStale(): void {
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource('src')) return;
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
-  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  // The build script writes the stamp once dist/ is complete.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }
