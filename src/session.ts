@@ -1,4 +1,4 @@
-import { connectToService, type ServiceConnection } from './api/service.js';
+import type { ServiceConnection } from './api/service.js';
 import { resolveProfile, type Profile } from './config/profile.js';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { createTerminal, type Terminal } from './output/terminal.js';
@@ -27,8 +27,9 @@ export async function openSession(options: GlobalOptions, context: CommandContex
   return {
     terminal,
     profile,
-    connect: () =>
-      connectToService(profile, {
+    // The client (and got) load only when a request is about to be sent: --dry-run and invalid input never need it.
+    connect: async () =>
+      (await import('./api/service.js')).connectToService(profile, {
         timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
         log: options.verbose ? (line) => terminal.debug(line) : undefined,
         env: context.env,

@@ -12,16 +12,10 @@ import {
 } from '../schemas/index.js';
 import { version } from '../version.js';
 import type { ZodType } from 'zod';
+import { servicePaths } from './paths.js';
 import { toServiceError } from './service-errors.js';
 
-/** The paths of the service's operations, relative to the base URL. */
-export const servicePaths = {
-  statistics: 'invoice-api/invoices/statistics',
-  /** The path the spec's sample-response panel shows; tried when the first answers 404. */
-  statisticsFallback: 'invoice-api/invoice-statistics',
-  createInvoice: (kind: InvoiceKind) => `invoice-api/invoices/${kind}`,
-  refund: (invoiceNumber: string) => `invoice-api/invoices/${encodeURIComponent(invoiceNumber)}/refund`,
-} as const;
+export { servicePaths };
 
 export interface ClientOptions {
   /** Base URL of the service, e.g. https://staging.example.com. */

@@ -1,4 +1,4 @@
-import { servicePaths } from '../api/client.js';
+import { servicePaths } from '../api/paths.js';
 import type { CommandContext, GlobalOptions } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { asObject, readJsonInput } from '../input/json-file.js';

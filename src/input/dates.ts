@@ -6,6 +6,7 @@ export type DateField = 'sendingDate' | 'releaseDate' | 'expiryDate';
 
 const relativePattern = /^\+(\d{1,4})([dwm])$/;
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+const wireInstantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** The UTC calendar date of an instant: `YYYY-MM-DD`. */
 export function toCalendarDate(instant: Date): string {
@@ -50,6 +51,8 @@ export function isRelativeDate(text: string): boolean {
  */
 export function normalizeDate(field: DateField, input: unknown, now: Date): unknown {
   if (typeof input !== 'string') return input;
+  // Already in its wire shape (the usual case in bulk files): the schema checks it, nothing to convert.
+  if ((field === 'sendingDate' ? datePattern : wireInstantPattern).test(input)) return input;
   const text = input.trim();
   const relative = resolveRelative(text, now);
   const bareDate = datePattern.exec(text);
