@@ -151,6 +151,23 @@ describe('create from flags', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
+  it('warns, without stopping, about an expiry already past or before the release', async () => {
+    const dates = (expiry: string) => [
+      ...without(without(without(singleArgs, '--expiry-date'), '--sending-date'), '--release-date'),
+      ...['--sending-date', '2020-01-10', '--release-date', '2020-01-10', '--expiry-date', expiry, '--dry-run'],
+    ];
+    const past = await runCreate(home, dates('2020-01-31'));
+    expect(past.code, past.stderr).toBe(0);
+    expect(past.stderr).toContain('! expiryDate 2020-01-31T23:59:59.999Z has already passed');
+    expect(past.stderr).not.toContain('is not after');
+
+    const backwards = await runCreate(home, dates('2020-01-05'));
+    expect(backwards.code, backwards.stderr).toBe(0);
+    expect(backwards.stderr).toContain(
+      '! expiryDate 2020-01-05T23:59:59.999Z is not after releaseDate 2020-01-10T00:00:00.000Z or sendingDate 2020-01-10.',
+    );
+  });
+
   it('--print-command prints a command line that gives the same body', async () => {
     const printed = await runCreate(home, [...recurringArgs, '--dry-run', '--print-command']);
     const commandLine = printed.stderr.split('\n').find((line) => line.startsWith('einvoice create recurring '));

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { quote } from 'shell-quote';
 import { dirname, resolve } from 'node:path';
 import { draftFile } from '../../config/paths.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
@@ -75,7 +76,7 @@ export async function createInvoiceCommand(
     try {
       raw = await askForInvoice(kind, raw, context, now, (progress) => (answers = progress));
     } catch (error) {
-      if (error instanceof InterruptedError) await keepDraft(kind, answers, context, terminal, now);
+      if (error instanceof InterruptedError) await keepDraft(kind, answers, context, terminal, now, options);
       throw error;
     }
     raw = withComputedAmount(raw);
@@ -92,7 +93,7 @@ export async function createInvoiceCommand(
     });
   }
   if (!result.success) {
-    if (typedAtPrompts) await keepDraft(kind, raw, context, terminal, now);
+    if (typedAtPrompts) await keepDraft(kind, raw, context, terminal, now, options);
     throw new UsageError(`The ${kind} invoice is invalid; nothing was sent.`, {
       issues: result.issues.map(withFlagName),
     });
@@ -106,13 +107,14 @@ export async function createInvoiceCommand(
     try {
       return await ask();
     } catch (error) {
-      if (typedAtPrompts && error instanceof InterruptedError) await keepDraft(kind, draft, context, terminal, now);
+      if (typedAtPrompts && error instanceof InterruptedError)
+        await keepDraft(kind, draft, context, terminal, now, options);
       throw error;
     }
   };
   const validated = invoice;
   invoice = await keepTypedOnInterrupt(() => settleAmount(kind, validated, options, context, terminal), validated);
-  warnAboutDates(invoice, terminal);
+  warnAboutDates(invoice, terminal, now);
 
   if (options.save) await saveRequest(options.save, invoice, context, terminal);
   if (options.printCommand) terminal.info(toCommandLine(kind, invoice, options.env));
@@ -125,7 +127,7 @@ export async function createInvoiceCommand(
     terminal.info(renderInvoicePreview(kind, invoice, terminal.err));
     const question = `Create this ${kind} invoice in ${profile.name}?`;
     if (!(await keepTypedOnInterrupt(() => confirmAction(question, context), invoice))) {
-      if (typedAtPrompts) await keepDraft(kind, invoice, context, terminal, now);
+      if (typedAtPrompts) await keepDraft(kind, invoice, context, terminal, now, options);
       throw new InterruptedError('Cancelled: nothing was sent.');
     }
   }
@@ -137,7 +139,8 @@ export async function createInvoiceCommand(
       service.client.createInvoice(kind, invoice),
     );
   } catch (error) {
-    if (typedAtPrompts && error instanceof EinvoiceError) await keepDraft(kind, invoice, context, terminal, now);
+    if (typedAtPrompts && error instanceof EinvoiceError)
+      await keepDraft(kind, invoice, context, terminal, now, options);
     throw error;
   } finally {
     await service.close();
@@ -197,9 +200,12 @@ async function settleAmount(
   return { ...invoice, amount: choice };
 }
 
-/** Warns, without stopping, when the expiry is not after the release or the sending date. */
-function warnAboutDates(invoice: Invoice, terminal: Terminal): void {
+/** Warns, without stopping, when the expiry has passed or is not after the release or the sending date. */
+function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
   const expiry = Date.parse(invoice.expiryDate);
+  if (expiry <= now.getTime()) {
+    terminal.warn(`expiryDate ${invoice.expiryDate} has already passed: the invoice expires as soon as it is created.`);
+  }
   const before = [
     expiry <= Date.parse(invoice.releaseDate) ? `releaseDate ${invoice.releaseDate}` : undefined,
     expiry <= Date.parse(`${invoice.sendingDate}T00:00:00.000Z`) ? `sendingDate ${invoice.sendingDate}` : undefined,
@@ -224,12 +230,22 @@ async function keepDraft(
   context: CommandContext,
   terminal: Terminal,
   now: Date,
+  options: Pick<CreateOptions, 'env' | 'config'>,
 ): Promise<void> {
   const path = draftFile(kind, context.env, now);
+  const again = [
+    'einvoice',
+    ...(options.env ? ['--env', options.env] : []),
+    ...(options.config ? ['--config', options.config] : []),
+    'create',
+    kind,
+    '--file',
+    path,
+  ];
   try {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, `${toJson(draft)}\n`, { mode: 0o600 });
-    terminal.info(`Your answers are saved in ${path}\nContinue with: einvoice create ${kind} --file '${path}'`);
+    terminal.info(`Your answers are saved in ${path}\nContinue with: ${quote(again)}`);
   } catch {
     // Keeping the draft is a courtesy: the error being reported matters more than this one.
   }
