@@ -106,12 +106,6 @@ Examples:
     });
 
   addCreateCommands(program, context);
-  program.commands
-    .find((command) => command.name() === 'create')
-    ?.addHelpText(
-      'after',
-      '\nExamples:\n  $ einvoice create single --file invoice.json\n  $ einvoice create recurring --file plan.json --dry-run',
-    );
 
   const sandbox = program
     .command('sandbox')

@@ -86,7 +86,13 @@ Examples:
 
 /** Adds `create single` and `create recurring` to the program. */
 export function addCreateCommands(program: Command, context: CommandContext): void {
-  const create = program.command('create').description('create an invoice from flags, a JSON file or prompts');
+  const create = program
+    .command('create')
+    .description('create invoices from flags, a JSON file or prompts, or many from a file')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ einvoice create single --file invoice.json\n  $ einvoice create single --file invoices.ndjson --report report.csv\n  $ einvoice create recurring --file plan.json --dry-run',
+    );
   for (const kind of ['single', 'recurring'] as const) {
     const command = create
       .command(kind)
