@@ -6,6 +6,7 @@ import { buildProgram } from './program.js';
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
 export async function main(argv: string[], context?: CommandContext): Promise<number> {
   const interrupts = context ? undefined : watchInterrupts();
+  if (!context) endQuietlyOnClosedPipe();
   const ctx = context ?? processContext(interrupts as Interrupts);
   const program = buildProgram(ctx);
   try {
@@ -22,6 +23,19 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
     return error instanceof EinvoiceError ? error.exitCode : ExitCode.Internal;
   } finally {
     interrupts?.dispose();
+  }
+}
+
+/**
+ * `einvoice ... | head` closes the pipe early: that is the reader's choice, not an error, so the CLI ends quietly
+ * with the code it would have had, never with a stack trace.
+ */
+function endQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok);
+    });
   }
 }
 

@@ -18,12 +18,17 @@ Exit codes:
   7    a --fail-if condition held
   130  interrupted`;
 
-/** Parses a whole number of at least `min`, for numeric flags. */
-export function wholeNumberFlag(min: number) {
+/** Parses a whole number from `min` (to `max`, when given), for numeric flags. */
+export function wholeNumberFlag(min: number, max?: number) {
   return (value: string): number => {
     const parsed = Number(value);
-    if (!/^\d+$/.test(value.trim()) || parsed < min)
-      throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    if (!/^\d+$/.test(value.trim()) || parsed < min || (max !== undefined && parsed > max)) {
+      throw new InvalidArgumentError(
+        max === undefined
+          ? `must be a whole number of at least ${min}`
+          : `must be a whole number from ${min} to ${max}`,
+      );
+    }
     return parsed;
   };
 }
@@ -115,7 +120,7 @@ Examples:
   sandbox
     .command('serve')
     .description('serve the sandbox over HTTP until stopped')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', wholeNumberFlag(0), 4010)
+    .option('--port <port>', 'port to listen on (0 picks a free one)', wholeNumberFlag(0, 65_535), 4010)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--state <file>', 'keep invoices in this file (shared safely between processes)')
     .option('--token <token>', 'the merchant token the sandbox accepts (default: a new random one)')

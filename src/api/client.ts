@@ -1,6 +1,7 @@
 import got, { HTTPError, RequestError, type Got, type Response } from 'got';
 import { AuthError, EinvoiceError, ExitCode, UsageError } from '../errors.js';
 import {
+  isLoopback,
   invoiceNumberSchema,
   parseCreatedInvoiceNumber,
   statisticsSchema,
@@ -15,7 +16,7 @@ import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
 import { toServiceError } from './service-errors.js';
 
-export { servicePaths };
+export { servicePaths, isLoopback };
 
 export interface ClientOptions {
   /** Base URL of the service, e.g. https://staging.example.com. */
@@ -158,12 +159,6 @@ function checkedBaseUrl(baseUrl: string): string {
     throw new UsageError(`The base URL "${baseUrl}" must start with https://.`);
   }
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
-}
-
-/** True for addresses of this machine, where plain http does not cross a network. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function checkedInvoiceNumber(invoiceNumber: string): string {

@@ -43,7 +43,8 @@ export async function loadConfig(cwd: string, explicitPath?: string): Promise<Lo
   try {
     result = explicitPath ? await explorer.load(resolve(cwd, explicitPath)) : await explorer.search(cwd);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // Parser messages (YAML, JSON) name the line and column over a few lines; keep them, within one screen.
+    const reason = error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n').trim() : String(error);
     throw new UsageError(`Cannot read the profile file${explicitPath ? ` ${explicitPath}` : ''}: ${reason}`, {
       cause: error,
     });

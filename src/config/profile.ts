@@ -137,13 +137,19 @@ function readToken(
 /** Says which environment has no token and how to give it one. */
 export function missingToken(profile: Pick<Profile, 'name' | 'configFile'>, reason: string): AuthError {
   return new AuthError(`No token for the ${profile.name} environment: ${reason}.`, {
-    hint: tokenHint(profile),
+    hint: tokenHint({ name: profile.name, configFile: profile.configFile }),
   });
 }
 
 /** How to set the token of an environment. */
-export function tokenHint(profile: Pick<Profile, 'name' | 'configFile'>): string {
-  const where = profile.configFile ?? '.einvoicerc';
+export function tokenHint(profile: Pick<Profile, 'name' | 'configFile'> & { tokenSource?: TokenSource }): string {
+  const source = profile.tokenSource;
+  if (source?.kind === 'env-override') return 'The token came from EINVOICE_TOKEN: check its value, or unset it.';
+  if (source?.kind === 'env') return `The token came from ${source.variable} (tokenEnv): check its value.`;
+  if (source?.kind === 'command') return 'The token came from the tokenCommand: check what it prints.';
+  if (source?.kind === 'file')
+    return `The token came from ${source.filepath}: check environments.${profile.name}.token.`;
+  const where = profile.configFile ?? 'a profile file (.einvoicerc; see .eintvoicerc.example)';
   return `Set EINVOICE_TOKEN, or give environments.${profile.name} one of token, tokenEnv or tokenCommand in ${where}.`;
 }
 

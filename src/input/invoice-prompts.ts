@@ -344,7 +344,15 @@ async function askForItems(
   const schema = kind === 'single' ? singleItemSchema : recurringItemSchema;
   const shape = schema.shape;
   const items: Raw[] = [];
-  const field = async (message: string, rule: ZodType, current: unknown, asNumber: boolean, optional = false) => {
+  const field = async (
+    message: string,
+    rule: ZodType,
+    current: unknown,
+    asNumber: boolean,
+    optional = false,
+    // Rules that involve the rest of the item (a discount may not exceed its total) are checked on the whole item.
+    withItem?: (value: unknown) => string | undefined,
+  ) => {
     const parse = (text: string) => (asNumber ? numberOrText(text) : text);
     const typed = await interruptible(() =>
       prompts.input(
@@ -354,7 +362,8 @@ async function askForItems(
           validate: (text) => {
             if (optional && text.trim() === '') return true;
             const result = validate(rule, parse(text));
-            return result.success || (result.issues[0]?.message ?? 'is invalid');
+            if (!result.success) return result.issues[0]?.message ?? 'is invalid';
+            return withItem?.(parse(text)) ?? true;
           },
         },
         streams,
@@ -377,6 +386,10 @@ async function askForItems(
         (start.discount as Raw | undefined)?.value,
         true,
         true,
+        (value) => {
+          const result = validate(singleItemSchema, { ...item, discount: { value, type: 'FLAT' } });
+          return result.success ? undefined : result.issues.find((issue) => issue.path.startsWith('discount'))?.message;
+        },
       );
       if (discount !== undefined) item.discount = { value: discount, type: 'FLAT' };
     }

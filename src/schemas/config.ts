@@ -27,14 +27,28 @@ export const environmentNameSchema = z
 /** Text that is `name` once trimmed, as a JSON Schema pattern. */
 const trimmedIs = (name: string) => `^\\s*${name}\\s*$`;
 
+/** True for addresses of this machine, where plain http does not cross a network. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** One environment of the profile file: where the service is and where its token comes from. */
 export const environmentSchema = z
   .strictObject({
     // JSON Schema has no keyword for "a URL parser accepts it" (ajv-formats' `uri` takes ftp: and refuses what a
     // browser parses), so the schema says the part it can: the text starts with http:// or https://.
+    // A bearer token must not cross a network in clear: plain http:// is for a service on this machine only.
     baseUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://staging.example.com' })
-      .meta({ format: undefined, pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://' })
+      .refine((url) => !url.toLowerCase().startsWith('http://') || isLoopback(new URL(url).hostname), {
+        error: 'must start with https:// (plain http:// only for this machine: 127.0.0.1, localhost)',
+      })
+      .meta({
+        format: undefined,
+        pattern:
+          '^\\s*([Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(localhost|LOCALHOST|127(\\.[0-9]{1,3}){3}|\\[::1\\])([:/?#]|$))',
+      })
       .optional(),
     token: text().optional(),
     tokenEnv: z

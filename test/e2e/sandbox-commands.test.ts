@@ -11,8 +11,8 @@ type Statistics = Record<
   Group
 >;
 
-function run(home: string, args: string[]) {
-  return runSafeCli(args, { env: { HOME: home } });
+function run(home: string, args: string[], env: Record<string, string> = {}) {
+  return runSafeCli(args, { env: { HOME: home, ...env } });
 }
 
 /** `stats --json` of the sandbox used from `home`. */
@@ -152,9 +152,11 @@ describe('sandbox commands refused for other environments', () => {
     const server = await startTestServer();
     try {
       const home = tempHome();
-      writeProfile(home, localProfile(`http://0.0.0.0:${server.port}`, newToken('remote')));
+      // A loopback address in the file, overridden (as CI would) by one that is not this machine.
+      writeProfile(home, localProfile(server.url, newToken('remote')));
+      const elsewhere = { EINVOICE_BASE_URL: `http://0.0.0.0:${server.port}` };
       for (const args of [['reset'], ['pay', '1000001'], ['expire'], ['outbox']]) {
-        const result = await run(home, ['sandbox', ...args]);
+        const result = await run(home, ['sandbox', ...args], elsewhere);
         expect(result.code, result.stderr).toBe(2);
         expect(result.stderr).toContain(
           `The local environment (http://0.0.0.0:${server.port}) is not a sandbox on this machine.`,

@@ -99,9 +99,8 @@ describe('stats with an expired token', () => {
       expect(result.code, result.stderr).toBe(3);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('The local environment rejected the token (401 Unauthorized)');
-      expect(result.stderr).toContain(
-        'Set EINVOICE_TOKEN, or give environments.local one of token, tokenEnv or tokenCommand',
-      );
+      // The hint names where the refused token came from: here, the profile file.
+      expect(result.stderr).toMatch(/The token came from \S+\.einvoicerc\.json: check environments\.local\.token\./);
     } finally {
       await sandbox.close();
     }
@@ -204,9 +203,16 @@ describe('stats over an unreliable network', () => {
   it('refuses a plain http base URL that is not this machine, sending nothing', async () => {
     // 0.0.0.0 is not a loopback name, yet a request to it would reach this server: so none must be seen.
     const server = await serve();
-    const result = await stats(homeFor(`http://0.0.0.0:${server.port}`));
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain(`Refusing to send a token over plain http to 0.0.0.0:${server.port}`);
+    const inFile = await stats(homeFor(`http://0.0.0.0:${server.port}`));
+    expect(inFile.code, inFile.stderr).toBe(2);
+    expect(inFile.stderr).toContain(
+      'environments.local.baseUrl: must start with https:// (plain http:// only for this machine: 127.0.0.1, localhost)',
+    );
+    const fromEnvironment = await stats(homeFor(server.url), [], {
+      EINVOICE_BASE_URL: `http://0.0.0.0:${server.port}`,
+    });
+    expect(fromEnvironment.code, fromEnvironment.stderr).toBe(2);
+    expect(fromEnvironment.stderr).toContain(`Refusing to send a token over plain http to 0.0.0.0:${server.port}`);
     expect(server.requests).toHaveLength(0);
   });
 
