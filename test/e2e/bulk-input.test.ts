@@ -142,6 +142,17 @@ describe('--dry-run and --json', () => {
     expect(existsSync(join(home, 'batch.ndjson.journal.ndjson'))).toBe(false);
   });
 
+  it('says a dry run with --skip-invalid would skip the invalid records, exiting 6 as the real run would', async () => {
+    freshHome();
+    const values = records(4).map((value, index) => (index === 2 ? { ...value, customer: { name: 'X' } } : value));
+    writeNdjson(home, 'batch.ndjson', values);
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--dry-run', '--skip-invalid']);
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toContain('Dry run: 1 of 4 records are invalid and would be skipped; nothing was sent.');
+    expect(result.stderr).not.toContain('were not created');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('prints only the JSON document on stdout, with each record and its invoice number', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(3));

@@ -122,6 +122,13 @@ export async function createInvoicesInBulk(
       throw new InterruptedError('Interrupted: the requests in flight were finished; run the same command to resume.');
     }
     const unfinished = plan.results.filter((result) => unfinishedStatuses.has(result.status));
+    if (dryRun && unfinished.length > 0) {
+      // Only --skip-invalid lets a dry run get here: it answers as the real run would (exit 6), in its own words.
+      throw new PartialFailureError(
+        `Dry run: ${unfinished.length} of ${plan.results.length} records are invalid and would be skipped; nothing was sent.`,
+        { hint: whatNext(unfinished) },
+      );
+    }
     if (unfinished.length > 0) {
       throw new PartialFailureError(`${unfinished.length} of ${plan.results.length} records were not created.`, {
         hint: whatNext(unfinished),
