@@ -1,8 +1,8 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
-import { keys, spawnCliInPty, type PtySession } from '../helpers/pty.js';
+import { keys, terminalSessions, type PtySession } from '../helpers/pty.js';
 import { runSafeCli } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -10,22 +10,14 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 // screen. The file it writes is then read by other commands, without a terminal.
 
 let sandbox: TestSandbox;
-const sessions: PtySession[] = [];
+const terminals = terminalSessions();
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
 });
 afterAll(() => sandbox.close());
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.kill();
-});
 
-function startInTerminal(args: string[], home: string): PtySession {
-  const session = spawnCliInPty(args, { home });
-  sessions.push(session);
-  onTestFailed(() => console.log(`The terminal showed:\n${session.screen()}`));
-  return session;
-}
+const startInTerminal = (args: string[], home: string) => terminals.start(args, home);
 
 /** Answers the questions for one environment whose token is typed into the file. */
 async function answerTypedToken(cli: PtySession, name: string, baseUrl: string, token: string) {

@@ -1,30 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homeFor, runCreate } from '../helpers/create-cli.js';
-import { keys, spawnCliInPty, type PtySession } from '../helpers/pty.js';
+import { keys, terminalSessions, type PtySession } from '../helpers/pty.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // A person at a terminal: the CLI runs in a real pseudo-terminal, and each answer is typed only once its prompt
 // is on the screen. Prompt texts are those of src/input/invoice-prompts.ts.
 
 let sandbox: TestSandbox;
-const sessions: PtySession[] = [];
+const terminals = terminalSessions();
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
 });
 afterAll(() => sandbox.close());
-afterEach(() => {
-  for (const session of sessions.splice(0)) session.kill();
-});
 
-/** Starts the CLI in a terminal, showing what the terminal showed when the test fails. */
-function startInTerminal(args: string[], home: string): PtySession {
-  const session = spawnCliInPty(args, { home });
-  sessions.push(session);
-  onTestFailed(() => console.log(`The terminal showed:\n${session.screen()}`));
-  return session;
-}
+const startInTerminal = (args: string[], home: string) => terminals.start(args, home);
 
 function expectNoToken(session: PtySession): void {
   expect(session.screen()).not.toContain(sandbox.token);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { binPath } from './cli.js';
+import { afterEach, onTestFailed } from 'vitest';
 
 // Runs the CLI in a real pseudo-terminal through util-linux `script`, so stdin, stdout and stderr are terminals and
 // the prompts behave as they do for a person. Tests wait for text to appear, never for time to pass.
@@ -136,4 +137,23 @@ function indexAndLength(haystack: string, needle: string) {
 function regexMatch(haystack: string, pattern: RegExp) {
   const match = pattern.exec(haystack);
   return match ? { index: match.index, length: match[0].length } : undefined;
+}
+
+/**
+ * A test file's terminal sessions: `start` spawns the CLI in a pseudo-terminal (showing its screen if the test
+ * fails), and every session still running is killed after each test.
+ */
+export function terminalSessions(): { start(args: string[], home: string): PtySession } {
+  const sessions: PtySession[] = [];
+  afterEach(() => {
+    for (const session of sessions.splice(0)) session.kill();
+  });
+  return {
+    start(args, home) {
+      const session = spawnCliInPty(args, { home });
+      sessions.push(session);
+      onTestFailed(() => console.log(`The terminal showed:\n${session.screen()}`));
+      return session;
+    },
+  };
 }
