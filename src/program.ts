@@ -1,6 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { addCreateCommands } from './commands/create/index.js';
+import { wholeNumberFlag } from './input/flag-parsers.js';
 import { version } from './version.js';
 
 // Declares every command and flag; implementations are imported only when their command runs, so `--help`
@@ -17,21 +18,6 @@ Exit codes:
   6    partial failure of a batch
   7    a --fail-if condition held
   130  interrupted`;
-
-/** Parses a whole number from `min` (to `max`, when given), for numeric flags. */
-export function wholeNumberFlag(min: number, max?: number) {
-  return (value: string): number => {
-    const parsed = Number(value);
-    if (!/^\d+$/.test(value.trim()) || parsed < min || (max !== undefined && parsed > max)) {
-      throw new InvalidArgumentError(
-        max === undefined
-          ? `must be a whole number of at least ${min}`
-          : `must be a whole number from ${min} to ${max}`,
-      );
-    }
-    return parsed;
-  };
-}
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -2,7 +2,7 @@ import got, { HTTPError, RequestError, type Got, type Response } from 'got';
 import { AuthError, EinvoiceError, ExitCode, UsageError } from '../errors.js';
 import {
   isLoopback,
-  invoiceNumberSchema,
+  checkedInvoiceNumber,
   parseCreatedInvoiceNumber,
   statisticsSchema,
   validate,
@@ -159,16 +159,6 @@ function checkedBaseUrl(baseUrl: string): string {
     throw new UsageError(`The base URL "${baseUrl}" must start with https://.`);
   }
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
-}
-
-function checkedInvoiceNumber(invoiceNumber: string): string {
-  const result = validate(invoiceNumberSchema, invoiceNumber);
-  if (!result.success) {
-    throw new UsageError(`"${invoiceNumber}" is not an invoice number.`, {
-      issues: result.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
-    });
-  }
-  return result.data;
 }
 
 function parseBody<T>(response: Response<string>, schema: ZodType<T>, what: string): T {

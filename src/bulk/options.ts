@@ -38,17 +38,6 @@ export function bulkFlagsGiven(options: BulkFlags): string[] {
   return bulkFlagNames.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
 }
 
-/** A whole number from `min` to `max`. */
-export function wholeNumberIn(min: number, max: number) {
-  return (value: string): number => {
-    const parsed = Number(value);
-    if (!/^\d+$/.test(value.trim()) || parsed < min || parsed > max) {
-      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
-    }
-    return parsed;
-  };
-}
-
 /** Requests per second: a number above 0. */
 export function parseRate(value: string): number {
   const parsed = Number(value);

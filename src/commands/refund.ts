@@ -7,7 +7,7 @@ import { formatAmount, toJson } from '../output/format.js';
 import { embeddedSandboxLabel, renderRequestPreview } from '../output/request-preview.js';
 import { withSpinner } from '../output/spinner.js';
 import type { Terminal } from '../output/terminal.js';
-import { invoiceNumberSchema, refundSchema, validate, type Refund } from '../schemas/index.js';
+import { checkedInvoiceNumber, refundSchema, validate, type Refund } from '../schemas/index.js';
 import { openSession } from '../session.js';
 
 export interface RefundOptions extends GlobalOptions {
@@ -131,16 +131,6 @@ async function confirm(
       )
     : await confirmAction('Send this refund?', context);
   if (!confirmed) throw new InterruptedError('Refund cancelled: nothing was sent.');
-}
-
-function checkedInvoiceNumber(value: string): string {
-  const result = validate(invoiceNumberSchema, value);
-  if (!result.success) {
-    throw new UsageError(`"${value}" is not an invoice number; nothing was sent.`, {
-      issues: result.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
-    });
-  }
-  return result.data;
 }
 
 function labelled(path: string): string {

@@ -1,7 +1,20 @@
+import { UsageError } from '../errors.js';
 import { invoiceNumber } from './fields.js';
+import { validate } from './validate.js';
 
 /** An invoice number given on the command line or in a URL path. */
 export const invoiceNumberSchema = invoiceNumber();
+
+/** The invoice number if it passes its rule; otherwise a usage error (exit 2), as nothing may be sent for it. */
+export function checkedInvoiceNumber(value: string): string {
+  const result = validate(invoiceNumberSchema, value);
+  if (!result.success) {
+    throw new UsageError(`"${value}" is not an invoice number; nothing was sent.`, {
+      issues: result.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
+    });
+  }
+  return result.data;
+}
 
 /**
  * Reads the body of a create response: a bare JSON number or a JSON string. The digits are kept as text, so a

@@ -83,7 +83,7 @@ describe('sandbox commands against the embedded sandbox', () => {
     expect(duration.stderr).toContain('Invalid --by "3 days"');
     const number = await run(home, ['sandbox', 'pay', '../x']);
     expect(number.code, number.stderr).toBe(2);
-    expect(number.stderr).toContain('"../x" is not an invoice number.');
+    expect(number.stderr).toContain('"../x" is not an invoice number; nothing was sent.');
   });
 });
 

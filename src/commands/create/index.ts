@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
-import { bulkDefaults, parseRate, parseShard, wholeNumberIn } from '../../bulk/options.js';
+import { bulkDefaults, parseRate, parseShard } from '../../bulk/options.js';
+import { wholeNumberFlag } from '../../input/flag-parsers.js';
 
 // Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
 // commander is loaded here, so `--help` stays fast.
@@ -48,11 +49,11 @@ const bulkGroup = 'Many invoices (--file holding a JSON array or NDJSON, one inv
 function bulkOptions(): Option[] {
   return [
     new Option('--concurrency <n>', `requests in flight at once (default ${bulkDefaults.concurrency})`).argParser(
-      wholeNumberIn(1, 256),
+      wholeNumberFlag(1, 256),
     ),
     new Option('--rate <n>', 'at most n requests per second').argParser(parseRate),
     new Option('--retries <n>', `automatic retries of a create, when safe (default ${bulkDefaults.retries})`).argParser(
-      wholeNumberIn(0, 20),
+      wholeNumberFlag(0, 20),
     ),
     new Option('--journal <file>', 'the run journal (default FILE.journal.ndjson; required with --file -)'),
     new Option('--report <file>', 'write one line per record: .csv, or NDJSON otherwise'),

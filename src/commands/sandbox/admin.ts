@@ -2,7 +2,7 @@ import { connectToSandboxAdmin } from '../../api/service.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
-import { durationSchema, invoiceNumberSchema, validate } from '../../schemas/index.js';
+import { durationSchema, checkedInvoiceNumber, validate } from '../../schemas/index.js';
 import { openSession, type Session } from '../../session.js';
 
 /** Runs `task` against the selected sandbox's admin API, then lets go of it. */
@@ -26,22 +26,17 @@ export async function settleSandboxInvoice(
   options: GlobalOptions & { invoiceNumber: string },
   context: CommandContext,
 ): Promise<void> {
-  const checked = validate(invoiceNumberSchema, options.invoiceNumber);
-  if (!checked.success) {
-    throw new UsageError(`"${options.invoiceNumber}" is not an invoice number.`, {
-      issues: checked.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
-    });
-  }
+  const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
   await withSandbox(options, context, async (admin, { terminal }) => {
     if (action === 'pay') {
-      const paid = await admin.pay(checked.data);
+      const paid = await admin.pay(invoiceNumber);
       terminal.data(
         terminal.json
           ? toJson(paid)
           : `${terminal.out.green('✔')} Invoice ${paid.invoiceNumber} is PAID; order reference number ${paid.orderReferenceNumber}.`,
       );
     } else {
-      const canceled = await admin.cancel(checked.data);
+      const canceled = await admin.cancel(invoiceNumber);
       terminal.data(
         terminal.json ? toJson(canceled) : `${terminal.out.green('✔')} Invoice ${canceled.invoiceNumber} is CANCELED.`,
       );
