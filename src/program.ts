@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { addCreateCommands } from './commands/create/index.js';
-import { wholeNumberFlag } from './input/flag-parsers.js';
+import { repeatable, wholeNumberFlag } from './input/flag-parsers.js';
 import { version } from './version.js';
 
 // Declares every command and flag; implementations are imported only when their command runs, so `--help`
@@ -18,10 +18,6 @@ Exit codes:
   6    partial failure of a batch
   7    a --fail-if condition held
   130  interrupted`;
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
 
 /** Builds the `einvoice` command tree. */
 export function buildProgram(context: CommandContext): Command {
@@ -58,7 +54,7 @@ export function buildProgram(context: CommandContext): Command {
     .option(
       '--fail-if <condition>',
       "exit 7 when a condition holds, e.g. 'expired.count>0' or 'unpaid.amount>=5000' (repeatable)",
-      collect,
+      repeatable,
     )
     .addHelpText(
       'after',
@@ -112,7 +108,11 @@ Examples:
     .option('--token <token>', 'the merchant token the sandbox accepts (default: a new random one)')
     .option('--demo', 'start a new state with the demo invoices')
     .option('--latency <ms>', 'delay every service operation by this many milliseconds', wholeNumberFlag(0))
-    .option('--fault <kind=rate>', 'inject a fault: 500, 503, 429, drop or drop-after-commit, e.g. 503=0.05', collect)
+    .option(
+      '--fault <kind=rate>',
+      'inject a fault: 500, 503, 429, drop or drop-after-commit, e.g. 503=0.05',
+      repeatable,
+    )
     .option('--seed <n>', 'seed of the fault injection, for reproducible runs', wholeNumberFlag(0))
     .addHelpText(
       'after',

@@ -16,3 +16,8 @@ export function wholeNumberFlag(min: number, max?: number) {
     return parsed;
   };
 }
+
+/** Collects every value of a repeatable flag (`--item a --item b`) in the order given. */
+export function repeatable(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

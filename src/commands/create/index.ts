@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { bulkDefaults, parseRate, parseShard } from '../../bulk/options.js';
-import { wholeNumberFlag } from '../../input/flag-parsers.js';
+import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 
 // Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
 // commander is loaded here, so `--help` stays fast.
@@ -35,7 +35,7 @@ function invoiceOptions(kind: InvoiceKind): Option[] {
       kind === 'single'
         ? 'a line item, repeatable: code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص[,discount=5]'
         : 'a line item, repeatable: code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص',
-    ).argParser((value: string, previous: string[] = []) => [...previous, value]),
+    ).argParser(repeatable),
     forKinds(['recurring'], new Option('--cycle-type <type>', `repeat unit: ${list(['MONTH', 'WEEK'])}`)),
     forKinds(['recurring'], new Option('--cycle-value <n>', 'repeat every n units (at least 1)')),
     forKinds(['recurring'], new Option('--discount-value <n>', 'discount of the invoice (a whole number)')),
