@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailAddress, mobileNumber, text } from './fields.js';
 
 /** The invoice's customer; whether `email` is required depends on the invoice's communicationMethod. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonNegativeMoney, oneOf, discountTypes, wholeNumber } from './fields.js';
 
 /** The discount of one item of a single invoice: a flat amount (the only type the spec shows for it). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Field rules shared by every request schema. Messages read after the field path: "items[2].price: must be ...".
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { customerSchema } from './customer.js';
 import { recurringDiscountSchema } from './discount.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { itemDiscountSchema } from './discount.js';
 import { nonNegativeMoney, notInScope, text, wholeNumber } from './fields.js';
 import { toMinorUnits } from './money.js';

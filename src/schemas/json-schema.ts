@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { configSchema } from './config.js';
 import { recurringInvoiceSchema, singleInvoiceSchema } from './invoice.js';
 import { refundSchema } from './refund.js';

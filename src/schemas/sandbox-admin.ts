@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The kinds of fault the sandbox can inject into the service's operations. */
 export const faultKinds = ['500', '503', '429', 'drop', 'drop-after-commit'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One failing field in an error body: `{ "field": "items[2].price", "message": "must be 0 or more" }`. */
 export const fieldErrorSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { wholeNumber } from './fields.js';
 
 /** Count and total amount of the invoices in one group. */

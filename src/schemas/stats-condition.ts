@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StatisticsGroup } from './statistics.js';
 
 const groupNames: Record<string, StatisticsGroup> = {

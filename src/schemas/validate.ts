@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
 
 export type ValidationResult<T> = { success: true; data: T } | { success: false; issues: FieldIssue[] };
