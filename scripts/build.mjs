@@ -4,8 +4,48 @@
 // Bundling cuts start-up: resolving and reading hundreds of small modules (zod alone is over 200) costs more than
 // parsing one file. `npm run bench` shows the figures.
 import { execFileSync } from 'node:child_process';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+/**
+ * Work that got's dependencies do the moment they load, which every command that talks to the service would pay for
+ * and none needs: each is deferred until first use. The build fails if a dependency's text has changed, so that a
+ * new version is looked at rather than silently left slow.
+ * - http2-wrapper builds a TLS socket only to read a class off it (for HTTP/2 proxies, which einvoice never uses):
+ *   that makes a TLS context and parses the root certificates, 20 to 35 ms.
+ * - @sindresorhus/is makes two Intl.ListFormat objects for its error messages: the first Intl object of a process
+ *   loads ICU's locale data, some 15 ms.
+ */
+const deferredAtLoad = [
+  {
+    file: /http2-wrapper[\\/]source[\\/]utils[\\/]js-stream-socket\.js$/,
+    from: 'const JSStreamSocket = (new tls.TLSSocket(new stream.PassThrough()))._handle._parentWrap.constructor;\n\nmodule.exports = JSStreamSocket;',
+    to: `let JSStreamSocket;
+module.exports = function LazyJSStreamSocket(...args) {
+  JSStreamSocket ??= new tls.TLSSocket(new stream.PassThrough())._handle._parentWrap.constructor;
+  return new JSStreamSocket(...args);
+};`,
+  },
+  {
+    file: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
+    from: "const andFormatter = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });\nconst orFormatter = new Intl.ListFormat('en', { style: 'long', type: 'disjunction' });",
+    to: `const andFormatter = { format: (list) => new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(list) };
+const orFormatter = { format: (list) => new Intl.ListFormat('en', { style: 'long', type: 'disjunction' }).format(list) };`,
+  },
+];
+
+const deferAtLoad = {
+  name: 'defer-at-load',
+  setup(build) {
+    for (const { file, from, to } of deferredAtLoad) {
+      build.onLoad({ filter: file }, async ({ path }) => {
+        const text = await readFile(path, 'utf8');
+        if (!text.includes(from)) throw new Error(`${path} has changed: look again at what scripts/build.mjs defers`);
+        return { loader: 'js', contents: text.replace(from, to) };
+      });
+    }
+  },
+};
 
 await rm('dist', { recursive: true, force: true });
 await build({
@@ -26,6 +66,7 @@ await build({
   banner: {
     js: "import { createRequire as __einvoiceRequire } from 'node:module'; const require = __einvoiceRequire(import.meta.url);",
   },
+  plugins: [deferAtLoad],
   logLevel: 'warning',
 });
 execFileSync(
