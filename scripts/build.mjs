@@ -48,8 +48,8 @@ const deferAtLoad = {
 };
 
 await rm('dist', { recursive: true, force: true });
-await build({
-  entryPoints: { index: 'src/index.ts', lib: 'src/lib.ts' },
+const options = {
+  entryPoints: { index: 'src/index.ts', lib: 'src/lib.ts', 'help-cache': 'src/help-cache.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -68,7 +68,15 @@ await build({
   },
   plugins: [deferAtLoad],
   logLevel: 'warning',
-});
+};
+await build(options);
+
+// Every command's help, rendered now by commander so that bin/ can print it without loading the command tree.
+await build({ ...options, entryPoints: { 'help-render': 'src/help-render.ts' }, splitting: false });
+const { renderHelpCache } = await import(new URL('../dist/help-render.js', import.meta.url).href);
+await writeFile('dist/help.json', JSON.stringify(renderHelpCache()));
+await rm('dist/help-render.js');
+
 execFileSync(
   process.execPath,
   ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--emitDeclarationOnly'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderHelpCache } from '../../src/help-render.js';
 import { runCli } from '../helpers/cli.js';
 
 // Every command's --help ends with real examples, and a mistyped command or flag is answered with the closest one.
@@ -75,5 +76,28 @@ describe('mistakes', () => {
     const result = await runCli(['sandbox', 'outbx']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Did you mean outbox?');
+  });
+});
+
+describe('help from the build', () => {
+  // Into a pipe, bin/ prints help and the version from dist/help.json without loading the command tree.
+  it('prints what commander renders today, for every command and --version', async () => {
+    const { helps, version } = renderHelpCache();
+    for (const [path, help] of Object.entries(helps)) {
+      const result = await runCli([...(path ? path.split(' ') : []), '--help']);
+      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, `einvoice ${path} --help`).toEqual({
+        code: 0,
+        stdout: help,
+        stderr: '',
+      });
+    }
+    const printed = await runCli(['--version']);
+    expect(printed).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('still leaves everything else to the command tree', async () => {
+    const result = await runCli(['--env', 'nowhere', 'stats', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(renderHelpCache().helps.stats);
   });
 });

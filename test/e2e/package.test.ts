@@ -50,9 +50,9 @@ describe('the npm package', () => {
     const outside = files.filter((path) => !path.startsWith('dist/'));
     expect(outside).toEqual(['.eintvoicerc.example', 'LICENSE', 'README.md', 'bin/einvoice.js', 'package.json']);
     const built = files.filter((path) => path.startsWith('dist/'));
-    expect(built).toEqual(expect.arrayContaining(['dist/index.js', 'dist/lib.js', 'dist/lib.d.ts']));
-    // Only compiled modules and their declarations: no build stamp, no source maps, no tests.
-    expect(built.filter((path) => !/\.(js|d\.ts)$/.test(path))).toEqual([]);
+    expect(built).toEqual(expect.arrayContaining(['dist/index.js', 'dist/lib.js', 'dist/lib.d.ts', 'dist/help.json']));
+    // Only compiled modules, their declarations and the rendered help: no build stamp, no source maps, no tests.
+    expect(built.filter((path) => !/\.(js|d\.ts)$/.test(path))).toEqual(['dist/help.json']);
     expect(built.filter((path) => /test|\.map$/.test(path))).toEqual([]);
   });
 

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+
+// `einvoice --help`, `einvoice <command> --help` and `--version` are answered without loading commander and the
+// command tree: the build renders every command's help with commander (src/help-render.ts) into dist/help.json,
+// as oclif's manifest does for its CLIs. It holds the text commander prints when stdout is not a terminal (80
+// columns); on a terminal commander renders the help live, wrapped to the terminal's width.
+
+/** Every command's help text by command path ("" for the root, "create single"), and the version. */
+export interface HelpCache {
+  version: string;
+  helps: Record<string, string>;
+}
+
+/** Names of commands, the only words a help request from the cache may hold before `--help`. */
+const commandName = /^[a-z][a-z-]*$/;
+
+/**
+ * What `einvoice <args>` prints when it only asks for help or for the version, or undefined when the arguments ask
+ * for anything else (the command tree then answers them).
+ */
+export function cachedOutput(args: readonly string[], cache: HelpCache): string | undefined {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return `${cache.version}\n`;
+  let path: readonly string[];
+  const last = args.at(-1);
+  if (last === '--help' || last === '-h') path = args.slice(0, -1);
+  else if (args[0] === 'help' && args.length <= 2) path = args.slice(1);
+  else return undefined;
+  if (!path.every((word) => commandName.test(word))) return undefined;
+  return Object.hasOwn(cache.helps, path.join(' ')) ? cache.helps[path.join(' ')] : undefined;
+}
+
+/** The cached answer to `args` from the help file beside the built entry, if there is one. */
+export function helpFromCache(args: readonly string[]): string | undefined {
+  let cache: HelpCache;
+  try {
+    cache = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as HelpCache;
+  } catch {
+    return undefined;
+  }
+  return cachedOutput(args, cache);
+}

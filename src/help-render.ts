@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import type { CommandContext } from './context.js';
+import type { HelpCache } from './help-cache.js';
+import { buildProgram } from './program.js';
+import { version } from './version.js';
+
+/** Renders with commander the help of every command as it prints when stdout is not a terminal; run by the build. */
+export function renderHelpCache(): HelpCache {
+  let written = '';
+  const sink = { write: (text: string) => ((written += text), true) } as unknown as CommandContext['stdout'];
+  const program = buildProgram({ stdin: process.stdin, stdout: sink, stderr: sink, env: {}, cwd: process.cwd() });
+  const helps: Record<string, string> = {};
+  const visit = (command: Command, path: string[]) => {
+    // Whatever the build's own output is: 80 columns, no colour, as commander prints into a pipe.
+    command.configureOutput({ getOutHelpWidth: () => 80, getOutHasColors: () => false });
+    written = '';
+    command.outputHelp();
+    helps[path.join(' ')] = written;
+    for (const subcommand of command.commands) visit(subcommand, [...path, subcommand.name()]);
+  };
+  visit(program, []);
+  return { version, helps };
+}
