@@ -49,6 +49,17 @@ const lockOptions = {
   retries: { retries: 300, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
 };
 
+interface PendingChange {
+  mutate: (draft: SandboxState) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The state file's text: indented, so that a merchant can read it. */
+function serializeState(state: SandboxState): string {
+  return `${JSON.stringify(state, null, 2)}\n`;
+}
+
 type WriteFileAtomic = (file: string, data: string) => Promise<void>;
 type Lock = (file: string, options: object) => Promise<() => Promise<void>>;
 
@@ -58,8 +69,11 @@ class FileStore implements StateStore {
   #cache: SandboxState | undefined;
   /** Identity of the file version in the cache: inode, size and mtime (an atomic write makes a new inode). */
   #stamp = '';
-  /** Changes of this process run one at a time, so they never compete with each other for the file lock. */
-  #queue: Promise<unknown> = Promise.resolve();
+  /** The file's text as of `#stamp`. */
+  #text = '';
+  /** Changes of this process waiting for the commit under way; they never compete with each other for the lock. */
+  #pending: PendingChange[] = [];
+  #committing = false;
   #lock!: Lock;
   #write!: WriteFileAtomic;
 
@@ -79,8 +93,10 @@ class FileStore implements StateStore {
     await mkdir(dirname(this.#file), { recursive: true });
     await this.#locked(async () => {
       const { state, text } = await this.#readFile();
-      if (text.trim() === '') await this.#save(this.#create());
-      else this.#cache = state;
+      if (text.trim() === '') {
+        const state = this.#create();
+        await this.#save(state, serializeState(state));
+      } else this.#cache = state;
     });
   }
 
@@ -95,20 +111,50 @@ class FileStore implements StateStore {
   }
 
   update<T>(mutate: (draft: SandboxState) => T): Promise<T> {
-    const run = this.#queue.then(() =>
-      this.#locked(async () => {
-        const { state } = await this.#readFile();
-        // A state file deleted while the sandbox runs is written again from what this process last saw.
-        const current = state ?? this.#cache ?? this.#create();
-        const before = JSON.stringify(current);
-        const draft = structuredClone(current);
-        const result = mutate(draft);
-        if (JSON.stringify(draft) !== before || !state) await this.#save(draft);
-        return result;
-      }),
-    );
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.push({ mutate, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.#committing) void this.#commit();
+    });
+  }
+
+  /**
+   * Applies the changes waiting, in order, under one lock, one read and one write of the file (a group commit):
+   * with one read and write per change, a bulk run of thousands of creates spent its time re-reading and
+   * re-writing the whole file.
+   */
+  async #commit(): Promise<void> {
+    this.#committing = true;
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0);
+      try {
+        const outcomes = await this.#locked(async () => {
+          const { state, text } = await this.#latest();
+          // A state file deleted while the sandbox runs is written again from what this process last saw.
+          const draft = state ?? (this.#cache ? structuredClone(this.#cache) : this.#create());
+          // A change that throws has changed nothing (see StateStore.update), so the others still apply.
+          const settled = batch.map(({ mutate }) => {
+            try {
+              return { value: mutate(draft) };
+            } catch (error) {
+              return { error };
+            }
+          });
+          const next = serializeState(draft);
+          if (next !== text) await this.#save(draft, next);
+          return settled;
+        });
+        outcomes.forEach((outcome, index) => {
+          const { resolve, reject } = batch[index] as PendingChange;
+          if ('error' in outcome) reject(outcome.error);
+          else resolve(outcome.value);
+        });
+      } catch (error) {
+        // The changes may be in the cache but not in the file: the next read goes back to the file.
+        this.#stamp = '';
+        for (const { reject } of batch) reject(error);
+      }
+    }
+    this.#committing = false;
   }
 
   async #locked<T>(work: () => Promise<T>): Promise<T> {
@@ -125,6 +171,13 @@ class FileStore implements StateStore {
     }
   }
 
+  /** The file's state: the one in memory when the file is as this process last read or wrote it, else read again. */
+  async #latest(): Promise<{ state: SandboxState | undefined; text: string }> {
+    const stamp = await this.#currentStamp();
+    if (this.#cache && stamp !== undefined && stamp === this.#stamp) return { state: this.#cache, text: this.#text };
+    return this.#readFile();
+  }
+
   async #readFile(): Promise<{ state: SandboxState | undefined; text: string }> {
     const stamp = await this.#currentStamp();
     if (stamp === undefined) return { state: undefined, text: '' };
@@ -138,13 +191,15 @@ class FileStore implements StateStore {
     if (text.trim() === '') return { state: undefined, text };
     const state = parseState(text, this.#file);
     this.#cache = state;
+    this.#text = text;
     this.#stamp = stamp;
     return { state, text };
   }
 
-  async #save(state: SandboxState): Promise<void> {
-    await this.#write(this.#file, `${JSON.stringify(state, null, 2)}\n`);
+  async #save(state: SandboxState, text: string): Promise<void> {
+    await this.#write(this.#file, text);
     this.#cache = state;
+    this.#text = text;
     this.#stamp = (await this.#currentStamp()) ?? '';
   }
 

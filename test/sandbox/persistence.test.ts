@@ -78,6 +78,26 @@ describe('a state file', () => {
     }
   });
 
+  it('applies concurrent changes together, refusing only the one that breaks a rule', async () => {
+    const sandbox = await start();
+    const references = [...Array.from({ length: 40 }, (_, i) => `C-${i}`), 'C-7'];
+    const answers = await Promise.all(
+      references.map((businessReference) =>
+        call(sandbox, 'POST', '/invoice-api/invoices/single', { body: singleInvoice({ businessReference }) }),
+      ),
+    );
+    const created = answers.filter((answer) => answer.status === 201);
+    expect(created).toHaveLength(40);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.status).toBe(409);
+    expect(refused[0]?.body).toMatchObject({ code: 'DUPLICATE_INVOICE' });
+    const numbers = created.map((answer) => String(answer.body));
+    expect(new Set(numbers).size).toBe(40);
+    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as { invoices: { invoiceNumber: string }[] };
+    expect(saved.invoices.map((invoice) => invoice.invoiceNumber).sort()).toEqual(numbers.sort());
+  });
+
   it('lets one sandbox see what the other changed, and rejects a duplicate made on the other', async () => {
     const a = await start();
     const b = await start();
