@@ -25,10 +25,12 @@ export const methodsNeedingEmail: ReadonlySet<string> = new Set(['EMAIL', 'BOTH'
  */
 export const moneyMultipleOfPrecision = 6;
 
+const moneyTolerance = 10 ** -moneyMultipleOfPrecision;
+
 /** True when `value` has at most two decimals, computed as ajv computes `multipleOf: 0.01`. */
 const hasAtMostTwoDecimals = (value: number) => {
   const hundredths = value / 0.01;
-  return !(Math.abs(Math.round(hundredths) - hundredths) > 10 ** -moneyMultipleOfPrecision);
+  return !(Math.abs(Math.round(hundredths) - hundredths) > moneyTolerance);
 };
 
 /**

@@ -11,6 +11,9 @@ const itemShape = {
   nameAr: text(),
 };
 
+/** The fields an item's total is made from. */
+const totalFields: ReadonlySet<PropertyKey | undefined> = new Set(['price', 'purchasedQuantity', 'discount']);
+
 /**
  * An item of a single invoice: it may carry its own flat discount, at most the item's total. That bound compares two
  * fields by multiplying, which JSON Schema cannot say: the schema's description names it instead.
@@ -20,8 +23,7 @@ export const singleItemSchema = z
   .check((ctx) => {
     const { discount, price, purchasedQuantity } = ctx.value;
     // A wrong price, quantity or discount is reported on its own: a total made from it says nothing more.
-    const reported = new Set(ctx.issues.map((issue) => issue.path?.[0]));
-    if (reported.has('price') || reported.has('purchasedQuantity') || reported.has('discount')) return;
+    if (ctx.issues.some((issue) => totalFields.has(issue.path?.[0]))) return;
     if (discount && toMinorUnits(discount.value) > toMinorUnits(price) * purchasedQuantity) {
       ctx.issues.push({
         code: 'custom',
