@@ -3,6 +3,7 @@ import { withFlagName } from '../input/invoice-flags.js';
 import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
 import { formatAmount } from '../output/format.js';
 import { invoiceSchemas, validate, type Invoice, type InvoiceDefaults, type InvoiceKind } from '../schemas/index.js';
+import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
@@ -79,11 +80,10 @@ export function checkBody(
   earlierIssues: FieldIssue[],
   context: RecordContext,
 ): { body: Invoice } | { issues: FieldIssue[] } {
-  const schema = invoiceSchemas[context.kind];
-  // The plain parse is the fast path; `validate` words the issues of the few records that fail.
-  const quick = schema.safeParse(raw);
-  if (quick.success && earlierIssues.length === 0) return { body: quick.data as Invoice };
-  const checked = quick.success ? undefined : validate(schema, raw);
+  // The compiled parse is the fast path; `validate` words the issues of the few records that fail.
+  const body = parseValidInvoice(context.kind, raw);
+  if (body && earlierIssues.length === 0) return { body };
+  const checked = body ? undefined : validate(invoiceSchemas[context.kind], raw);
   const issues = [...earlierIssues, ...(checked && !checked.success ? checked.issues : [])];
   return { issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : issue)) };
 }

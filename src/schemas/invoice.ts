@@ -1,42 +1,6 @@
 import * as z from 'zod';
-import { customerSchema } from './customer.js';
-import { recurringDiscountSchema } from './discount.js';
-import {
-  calendarDate,
-  communicationLangs,
-  communicationMethods,
-  cycleTypes,
-  flag,
-  methodsNeedingEmail,
-  notInScope,
-  oneOf,
-  paymentTypes,
-  positiveMoney,
-  taxesPercentage,
-  text,
-  utcInstant,
-  wholeNumber,
-} from './fields.js';
-import { recurringItemSchema, singleItemSchema } from './item.js';
-
-/** Fields both kinds of invoice share, in the order they are sent. */
-const commonFields = {
-  customer: customerSchema,
-  amount: positiveMoney(),
-  sendingDate: calendarDate(),
-  expiryDate: utcInstant(),
-  releaseDate: utcInstant(),
-  businessReference: text().optional(),
-  note: text(),
-  communicationLang: oneOf(communicationLangs).optional(),
-  communicationMethod: oneOf(communicationMethods).optional(),
-  alertMerchantUponExpiry: flag().optional(),
-};
-
-const optionalTrailingFields = {
-  taxes: taxesPercentage().optional(),
-  preferredPaymentMethod: text().optional(),
-};
+import { methodsNeedingEmail } from './fields.js';
+import { hasEmailWhenNeeded, recurringInvoiceFields, singleInvoiceFields } from './invoice-fields.js';
 
 /**
  * Rule 2.3.4: the customer's e-mail is required when the customer is notified by e-mail. It is checked even when
@@ -44,8 +8,7 @@ const optionalTrailingFields = {
  */
 function emailRequiredForEmailMethods() {
   return [
-    (invoice: { communicationMethod?: string; customer: { email?: string } }) =>
-      !(invoice.communicationMethod && methodsNeedingEmail.has(invoice.communicationMethod) && !invoice.customer.email),
+    hasEmailWhenNeeded,
     {
       path: ['customer', 'email'] as PropertyKey[],
       error: 'is required when communicationMethod is EMAIL or BOTH',
@@ -75,44 +38,20 @@ const emailRequiredJsonSchema = {
 };
 
 /** The request body of `POST /invoice-api/invoices/single`. */
-export const singleInvoiceSchema = z
-  .strictObject({
-    ...commonFields,
-    items: z.array(singleItemSchema, { error: 'must be a list of items' }).optional(),
-    paymentType: oneOf(paymentTypes).optional(),
-    ...optionalTrailingFields,
-    cycleType: notInScope('applies only to recurring invoices'),
-    cycleValue: notInScope('applies only to recurring invoices'),
-    discount: notInScope(
-      'a top-level discount applies only to recurring invoices; give a single invoice discounts per item (items[n].discount)',
-    ),
-  })
-  .refine(...emailRequiredForEmailMethods())
-  .meta({
-    title: 'einvoice single invoice',
-    description:
-      'The request body of POST /invoice-api/invoices/single (einvoice create single --file). einvoice also ' +
-      'checks that an item discount is not more than price x purchasedQuantity, which JSON Schema cannot express.',
-    ...emailRequiredJsonSchema,
-  });
+export const singleInvoiceSchema = singleInvoiceFields.refine(...emailRequiredForEmailMethods()).meta({
+  title: 'einvoice single invoice',
+  description:
+    'The request body of POST /invoice-api/invoices/single (einvoice create single --file). einvoice also ' +
+    'checks that an item discount is not more than price x purchasedQuantity, which JSON Schema cannot express.',
+  ...emailRequiredJsonSchema,
+});
 
 /** The request body of `POST /invoice-api/invoices/recurring`. */
-export const recurringInvoiceSchema = z
-  .strictObject({
-    cycleType: oneOf(cycleTypes),
-    cycleValue: wholeNumber(1),
-    ...commonFields,
-    discount: recurringDiscountSchema,
-    items: z.array(recurringItemSchema, { error: 'must be a list of items' }).optional(),
-    ...optionalTrailingFields,
-    paymentType: notInScope('applies only to single invoices'),
-  })
-  .refine(...emailRequiredForEmailMethods())
-  .meta({
-    title: 'einvoice recurring invoice',
-    description: 'The request body of POST /invoice-api/invoices/recurring (einvoice create recurring --file).',
-    ...emailRequiredJsonSchema,
-  });
+export const recurringInvoiceSchema = recurringInvoiceFields.refine(...emailRequiredForEmailMethods()).meta({
+  title: 'einvoice recurring invoice',
+  description: 'The request body of POST /invoice-api/invoices/recurring (einvoice create recurring --file).',
+  ...emailRequiredJsonSchema,
+});
 
 /** The two kinds of invoice the service creates. */
 export const invoiceKinds = ['single', 'recurring'] as const;
