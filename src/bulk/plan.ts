@@ -1,10 +1,10 @@
 import { InterruptedError, type FieldIssue } from '../errors.js';
-import { toMinorUnits, type Invoice } from '../schemas/index.js';
 import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
 import type { SourceRecord } from './records.js';
 import type { RecordResult } from './results.js';
+import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { SpoolEntry } from './spool.js';
 
 // Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
@@ -63,7 +63,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const keys = journal || options.spool ? new ContentKeys() : undefined;
   const results: RecordResult[] = [];
   const issues: FieldIssue[] = [];
-  const firstWithSameInvoice = new Map<string, number>();
+  const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
@@ -74,7 +74,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       throw new InterruptedError('Interrupted while checking the records: nothing was sent.');
     for (const source of batch) {
       if (!inShard(source.position, options.shard)) continue;
-      const result: RecordResult = { record: source.position + 1, line: source.line, status: 'pending' };
+      // Every record that parses gets a businessReference field: declared here, each result stays one small object.
+      const result: RecordResult = {
+        record: source.position + 1,
+        line: source.line,
+        status: 'pending',
+        businessReference: undefined,
+      };
       const index = results.push(result) - 1;
       const invalid = (found: FieldIssue[]) => {
         const where = `record ${result.record} (line ${source.line})`;
@@ -108,13 +114,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         : mergeRecord(record, result.record, options, content);
       const checked = checkBody(merged.raw, merged.issues, options);
       const body = 'body' in checked ? checked.body : undefined;
-      const sameInvoice = body?.businessReference === undefined ? undefined : ruleKey(body);
+      const identity = body?.businessReference === undefined ? undefined : (body as InvoiceIdentity);
 
       if (earlier?.state === 'created') {
         result.status = 'created-earlier';
         result.invoiceNumber = earlier.invoiceNumber;
         result.businessReference = body?.businessReference ?? earlier.businessReference;
-        if (sameInvoice && !firstWithSameInvoice.has(sameInvoice)) firstWithSameInvoice.set(sameInvoice, result.record);
+        if (identity) firstOfInvoice.claim(identity, result.record);
         resume.done += 1;
         continue;
       }
@@ -123,15 +129,12 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         continue;
       }
       result.businessReference = body.businessReference;
-      if (sameInvoice) {
-        const first = firstWithSameInvoice.get(sameInvoice);
-        if (first !== undefined) {
-          result.status = 'duplicate';
-          result.duplicateOf = first;
-          result.error = `same businessReference, amount and sendingDate as record ${first}`;
-          continue;
-        }
-        firstWithSameInvoice.set(sameInvoice, result.record);
+      const first = identity && firstOfInvoice.claim(identity, result.record);
+      if (first !== undefined) {
+        result.status = 'duplicate';
+        result.duplicateOf = first;
+        result.error = `same businessReference, amount and sendingDate as record ${first}`;
+        continue;
       }
       if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {
         result.status = 'uncertain';
@@ -152,11 +155,6 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
 
   if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
   return { results, issues, toSend, resume: journal ? resume : undefined };
-}
-
-/** Rule 2.3.2: the same businessReference, amount and sendingDate make the same invoice. */
-function ruleKey(body: Invoice): string {
-  return `${body.businessReference}\u0000${toMinorUnits(body.amount)}\u0000${body.sendingDate}`;
 }
 
 function stringField(value: unknown): string | undefined {
