@@ -20,7 +20,7 @@ import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'einvoice.js');
+const bin = join(root, 'bin', 'einvoice.cjs');
 const work = mkdtempSync(join(tmpdir(), 'einvoice-bench-'));
 const home = join(work, 'home');
 const token = 'bench-token-0123456789abcdef';

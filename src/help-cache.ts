@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 
 // `einvoice --help`, `einvoice <command> --help` and `--version` are answered without loading commander and the
 // command tree: the build renders every command's help with commander (src/help-render.ts) into dist/help.json,
@@ -29,13 +29,30 @@ export function cachedOutput(args: readonly string[], cache: HelpCache): string 
   return Object.hasOwn(cache.helps, path.join(' ')) ? cache.helps[path.join(' ')] : undefined;
 }
 
-/** The cached answer to `args` from the help file beside the built entry, if there is one. */
-export function helpFromCache(args: readonly string[]): string | undefined {
+/** The cached answer to `args` from the build's help file (dist/help.json), if there is one. */
+export function helpFromCache(args: readonly string[], helpFile: string): string | undefined {
   let cache: HelpCache;
   try {
-    cache = JSON.parse(readFileSync(new URL('./help.json', import.meta.url), 'utf8')) as HelpCache;
+    cache = JSON.parse(readFileSync(helpFile, 'utf8')) as HelpCache;
   } catch {
     return undefined;
   }
   return cachedOutput(args, cache);
+}
+
+/**
+ * Writes `text` to standard output with plain writes to its descriptor: `process.stdout` would first build a stream,
+ * loading Node's net and stream modules, some 4 ms of a start-up that is otherwise 25. A pipe that cannot take it all
+ * at once gets the rest through `process.stdout`; a reader that has gone (`| head -1`) gets nothing more.
+ */
+export function printToStdout(text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(1, bytes, written);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    process.stdout.on('error', () => {});
+    process.stdout.write(bytes.subarray(written));
+  }
 }

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHelpCache } from '../../src/help-render.js';
-import { runCli } from '../helpers/cli.js';
+import { binPath, runCli, tempHome } from '../helpers/cli.js';
 
 // Every command's --help ends with real examples, and a mistyped command or flag is answered with the closest one.
 // The commands are found the way a person finds them: by reading `--help`, from the root down.
@@ -93,6 +96,28 @@ describe('help from the build', () => {
     }
     const printed = await runCli(['--version']);
     expect(printed).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('answers from bin/ and the cache alone, without the command tree', () => {
+    // An install holding only bin/ and the help files: help must come from them, or the missing CLI would fail.
+    const install = tempHome();
+    mkdirSync(join(install, 'bin'));
+    mkdirSync(join(install, 'dist'));
+    copyFileSync(binPath, join(install, 'bin', 'einvoice.cjs'));
+    const built = join(binPath, '..', '..', 'dist');
+    for (const file of ['help.json', 'help-cache.cjs']) copyFileSync(join(built, file), join(install, 'dist', file));
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [join(install, 'bin', 'einvoice.cjs'), ...args], { encoding: 'utf8' });
+
+    const { helps, version } = renderHelpCache();
+    expect(run(['create', 'single', '--help'])).toMatchObject({
+      status: 0,
+      stdout: helps['create single'],
+      stderr: '',
+    });
+    expect(run(['--version'])).toMatchObject({ status: 0, stdout: `${version}\n`, stderr: '' });
+    // Anything else needs the command tree, which this install does not have.
+    expect(run(['stats']).status).not.toBe(0);
   });
 
   it('still leaves everything else to the command tree', async () => {

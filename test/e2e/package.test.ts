@@ -48,11 +48,19 @@ describe('the npm package', () => {
   it('ships the built code, bin, README, the example profile and LICENSE, and nothing else', async () => {
     const files = await packedFiles();
     const outside = files.filter((path) => !path.startsWith('dist/'));
-    expect(outside).toEqual(['.eintvoicerc.example', 'LICENSE', 'README.md', 'bin/einvoice.js', 'package.json']);
+    expect(outside).toEqual(['.eintvoicerc.example', 'LICENSE', 'README.md', 'bin/einvoice.cjs', 'package.json']);
     const built = files.filter((path) => path.startsWith('dist/'));
-    expect(built).toEqual(expect.arrayContaining(['dist/index.js', 'dist/lib.js', 'dist/lib.d.ts', 'dist/help.json']));
+    expect(built).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/lib.js',
+        'dist/lib.d.ts',
+        'dist/help.json',
+        'dist/help-cache.cjs',
+      ]),
+    );
     // Only compiled modules, their declarations and the rendered help: no build stamp, no source maps, no tests.
-    expect(built.filter((path) => !/\.(js|d\.ts)$/.test(path))).toEqual(['dist/help.json']);
+    expect(built.filter((path) => !/\.(c?js|d\.ts)$/.test(path))).toEqual(['dist/help.json']);
     expect(built.filter((path) => /test|\.map$/.test(path))).toEqual([]);
   });
 
