@@ -29,10 +29,13 @@ export function defaultsFor(kind: InvoiceKind, defaults: InvoiceDefaults): Recor
  * items from flags replace the file's, and dates are normalised to their wire shapes.
  */
 export function mergeInvoiceSources(sources: InvoiceSources): Record<string, unknown> {
-  const layers = [defaultsFor(sources.kind, sources.defaults), sources.file ?? {}, sources.flags];
-  const merged: Record<string, unknown> = Object.assign({}, ...layers);
+  // Runs once per record of a bulk file: one copy of the layers, with the dates normalised in it.
+  const defaults = defaultsFor(sources.kind, sources.defaults);
+  const file = sources.file ?? {};
+  const { flags } = sources;
+  const merged: Record<string, unknown> = Object.assign({}, defaults, file, flags);
   for (const key of nestedObjects) {
-    const parts = layers.map((layer) => layer[key]).filter((value) => value !== undefined);
+    const parts = [defaults[key], file[key], flags[key]].filter((value) => value !== undefined);
     if (parts.length > 1 && parts.every((part) => typeof part === 'object' && part !== null && !Array.isArray(part))) {
       merged[key] = Object.assign({}, ...parts);
     }
@@ -40,13 +43,12 @@ export function mergeInvoiceSources(sources: InvoiceSources): Record<string, unk
   return normalizeDates(merged, sources.now);
 }
 
-/** Normalises the date fields of a raw request (`today`, `+7d`, bare dates) to their wire shapes. */
-export function normalizeDates(raw: Record<string, unknown>, now: Date): Record<string, unknown> {
-  const result = { ...raw };
+/** Normalises the date fields of `raw` (`today`, `+7d`, bare dates) to their wire shapes, in place. */
+function normalizeDates(raw: Record<string, unknown>, now: Date): Record<string, unknown> {
   for (const field of dateFields) {
-    if (result[field] !== undefined) result[field] = normalizeDate(field, result[field], now);
+    if (raw[field] !== undefined) raw[field] = normalizeDate(field, raw[field], now);
   }
-  return result;
+  return raw;
 }
 
 /** The total of the items in minor units, or undefined while any item lacks a usable price or quantity. */
