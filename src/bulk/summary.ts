@@ -103,10 +103,12 @@ export function renderSummary(summary: BatchSummary, results: readonly RecordRes
   if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'changed after an earlier run sent them']);
   if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);
 
+  // Labels get at least 22 columns, or two spaces beyond the longest (a dry run of a rerun has a long one).
+  const labelWidth = Math.max(22, ...rows.map(([label]) => label.length + 2));
   const width = Math.max(...rows.map(([, count]) => formatCount(count).length));
   const lines = [chalk.bold(head)];
   for (const [label, count, note] of rows) {
-    const text = `  ${label.padEnd(22)}${formatCount(count).padStart(width)}${note ? chalk.dim(`  (${note})`) : ''}`;
+    const text = `  ${label.padEnd(labelWidth)}${formatCount(count).padStart(width)}${note ? chalk.dim(`  (${note})`) : ''}`;
     lines.push(count > 0 && (label === 'failed' || label === 'uncertain') ? chalk.yellow(text) : text);
   }
   const attention = results.filter(

@@ -91,6 +91,22 @@ describe('--json and the summary', () => {
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
   });
 
+  it('lines up every count of a summary, whatever its longest label', () => {
+    const rerun: RecordResult[] = [
+      { record: 1, line: 1, status: 'created-earlier', invoiceNumber: '1000001' },
+      { record: 2, line: 2, status: 'valid' },
+      { record: 3, line: 3, status: 'invalid', issues: [{ path: 'amount', message: 'must be greater than 0' }] },
+    ];
+    for (const dryRun of [true, false]) {
+      const rendered = renderSummary(summarize(rerun, { ...about, dryRun }), rerun, new Chalk({ level: 0 }));
+      const counts = rendered.split('\n').filter((line) => /^ {2}\S.*\d$/.test(line));
+      expect(counts.length, rendered).toBeGreaterThanOrEqual(4);
+      // Every count ends in the same column, with at least two spaces between label and count.
+      expect(new Set(counts.map((line) => line.length)).size, rendered).toBe(1);
+      for (const line of counts) expect(line, rendered).toMatch(/^ {2}\S.*\S {2,}\d+$/);
+    }
+  });
+
   it('draws progress as done/total, rate, ETA and failures', () => {
     expect(progressLine(100, { done: 25, failed: 2, retries: 0 }, 5000, 8)).toBe(
       '[##------] 25/100 (25%)  5.0/s  ETA 15s  failures 2',
