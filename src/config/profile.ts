@@ -62,16 +62,17 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
         : 'default';
   const name = explicit ?? config.defaultEnv ?? sandboxEnvironment;
   const settings: EnvironmentConfig | undefined = config.environments?.[name];
+  const overrideUrl = nonEmpty(environment.EINVOICE_BASE_URL);
 
-  if (!settings && name !== sandboxEnvironment) {
+  // EINVOICE_BASE_URL (with EINVOICE_TOKEN) is a whole environment on its own: CI needs no profile file.
+  if (!settings && name !== sandboxEnvironment && !overrideUrl) {
     throw new UsageError(`Unknown environment "${name}".`, {
       hint: filepath
         ? `Environments in ${filepath}: ${knownEnvironments(config).join(', ')}.`
-        : `No profile file was found. Create .einvoicerc (see .eintvoicerc.example) with environments.${name}.baseUrl and a token, or use --env sandbox.`,
+        : `No profile file was found. Create .einvoicerc (see .eintvoicerc.example) with environments.${name}.baseUrl and a token, set EINVOICE_BASE_URL and EINVOICE_TOKEN, or use --env sandbox.`,
     });
   }
 
-  const overrideUrl = nonEmpty(environment.EINVOICE_BASE_URL);
   const baseUrl = overrideUrl ?? settings?.baseUrl;
   const isEmbeddedSandbox = name === sandboxEnvironment && !baseUrl;
   const notice =

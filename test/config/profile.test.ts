@@ -77,6 +77,21 @@ describe('selecting the environment', () => {
     expect((error as UsageError).hint).toContain('sandbox, staging, qa, production');
   });
 
+  it('takes an environment the file lacks whole from EINVOICE_BASE_URL and EINVOICE_TOKEN', async () => {
+    const { filepath } = withProfile(twoEnvironments);
+    const environment = { EINVOICE_BASE_URL: 'https://ci.example.com', EINVOICE_TOKEN: envToken };
+    const profile = await resolveFrom(filepath, { env: 'ci', environment });
+    expect(profile).toMatchObject({ name: 'ci', baseUrl: 'https://ci.example.com', isProduction: false });
+    expect(profile.tokenSource).toEqual({ kind: 'env-override', variable: 'EINVOICE_TOKEN' });
+    await expect(profile.readToken()).resolves.toBe(envToken);
+    // Without EINVOICE_TOKEN it has no token, and says how to give it one.
+    const tokenless = await resolveFrom(filepath, {
+      env: 'ci',
+      environment: { EINVOICE_BASE_URL: 'https://ci.example.com' },
+    });
+    await expect(tokenless.readToken()).rejects.toThrow('No token for the ci environment');
+  });
+
   it('lets EINVOICE_BASE_URL override the file', async () => {
     const { filepath } = withProfile(twoEnvironments);
     const profile = await resolveFrom(filepath, { environment: { EINVOICE_BASE_URL: 'http://127.0.0.1:9' } });

@@ -122,6 +122,19 @@ describe('token sources', () => {
     await expectStatsFromSandbox(home, { EINVOICE_BASE_URL: sandbox.url });
   });
 
+  it('needs no profile file in CI: EINVOICE_BASE_URL and EINVOICE_TOKEN make the environment', async () => {
+    const home = tempHome();
+    const ci = { EINVOICE_BASE_URL: sandbox.url, EINVOICE_TOKEN: sandbox.token };
+    await expectStatsFromSandbox(home, ci, ['--env', 'staging']);
+    const show = await run(home, ['--env', 'staging', 'config', 'show'], ci);
+    expect(showLine(show.stdout, 'Token')).toMatch(/^Token\s+env EINVOICE_TOKEN$/);
+    expect(show.stdout + show.stderr).not.toContain(sandbox.token);
+    // Without the base URL the environment is still unknown.
+    const unknown = await run(home, ['--env', 'staging', 'stats'], { EINVOICE_TOKEN: sandbox.token });
+    expect(unknown.code, unknown.stderr).toBe(2);
+    expect(unknown.stderr).toContain('set EINVOICE_BASE_URL and EINVOICE_TOKEN');
+  });
+
   it('reads a YAML .einvoicerc', async () => {
     const yaml = `defaultEnv: local\nenvironments:\n  local:\n    baseUrl: ${sandbox.url}\n    token: ${sandbox.token}\n`;
     const { home, filepath } = homeWith(yaml, { name: '.einvoicerc' });
