@@ -19,6 +19,20 @@ Exit codes:
   7    a --fail-if condition held
   130  interrupted`;
 
+/**
+ * Commander's own errors (an unknown command or option, a missing argument) worded as the CLI's others are:
+ * "error: unknown option '--jsn'\n(Did you mean --json?)" becomes "✖ Unknown option '--jsn'.\nDid you mean --json?".
+ */
+export function inOurStyle(text: string): string {
+  const [first = '', ...rest] = text.trimEnd().split('\n');
+  // A flag's own parser says why its value is wrong: "argument 'abc' is invalid: must be a whole number".
+  const message = first.replace(/^error: /, '').replace(/ is invalid\. (?=[a-z])/, ' is invalid: ');
+  const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  const lines = [`✖ ${/[.?!]$/.test(sentence) ? sentence : `${sentence}.`}`];
+  for (const line of rest) lines.push(line.replace(/^\((.*)\)$/, '$1'));
+  return `${lines.join('\n')}\n`;
+}
+
 /** Builds the `einvoice` command tree. */
 export function buildProgram(context: CommandContext): Command {
   const program = new Command('einvoice')
@@ -43,6 +57,7 @@ export function buildProgram(context: CommandContext): Command {
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),
       writeErr: (text) => context.stderr.write(text),
+      outputError: (text, write) => write(inOurStyle(text)),
     });
 
   // Commander merges the root's options into each command's; the command file's own type names its flags.

@@ -64,15 +64,23 @@ describe('mistakes', () => {
   it('an unknown command exits 2 suggesting the closest one', async () => {
     const result = await runCli(['statz']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("error: unknown command 'statz'");
-    expect(result.stderr).toContain('Did you mean stats?');
+    expect(result.stderr).toBe("✖ Unknown command 'statz'.\nDid you mean stats?\n");
   });
 
   it('an unknown flag exits 2 suggesting the closest one', async () => {
     const result = await runCli(['stats', '--jsn']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("error: unknown option '--jsn'");
-    expect(result.stderr).toContain('Did you mean --json?');
+    expect(result.stderr).toBe("✖ Unknown option '--jsn'.\nDid you mean --json?\n");
+  });
+
+  it('words the other errors of commander as the CLI words its own', async () => {
+    const missing = await runCli(['refund']);
+    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: "✖ Missing required argument 'invoiceNumber'.\n" });
+    const invalid = await runCli(['stats', '--timeout', 'abc']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toBe(
+      "✖ Option '--timeout <seconds>' argument 'abc' is invalid: must be a whole number of at least 1.\n",
+    );
   });
 
   it('an unknown subcommand of a group suggests within the group', async () => {
