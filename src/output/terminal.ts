@@ -10,7 +10,7 @@ export interface Terminal {
   err: ChalkInstance;
   /** True when prompts can be shown and answered. */
   interactive: boolean;
-  /** True when spinners and progress may animate on stderr. */
+  /** True when spinners and progress may animate on stderr: see `animationAllowed`. */
   animate: boolean;
   json: boolean;
   /** Writes a line of data to stdout. */
@@ -35,6 +35,19 @@ export function colorAllowed(
   return Boolean(stream.isTTY);
 }
 
+/**
+ * True when stderr may carry a spinner or a bar redrawn in place: a terminal outside CI, with colour allowed
+ * (NO_COLOR, --no-color and TERM=dumb ask for plain output) and a known width. A terminal that reports no
+ * columns (a pseudo-terminal nobody sized) would make ora redraw without end.
+ */
+export function animationAllowed(
+  stream: { isTTY?: boolean; columns?: number },
+  env: NodeJS.ProcessEnv,
+  options: Pick<GlobalOptions, 'color'>,
+) {
+  return Boolean(stream.isTTY) && !isCi(env) && colorAllowed(stream, env, options) && (stream.columns ?? 0) > 0;
+}
+
 /** Builds the terminal of one command run. */
 export function createTerminal(context: CommandContext, options: GlobalOptions): Terminal {
   const out = new Chalk({ level: colorAllowed(context.stdout, context.env, options) ? 1 : 0 });
@@ -43,7 +56,7 @@ export function createTerminal(context: CommandContext, options: GlobalOptions):
     out,
     err,
     interactive: canPrompt(context, options),
-    animate: Boolean(context.stderr.isTTY) && !isCi(context.env),
+    animate: animationAllowed(context.stderr, context.env, options),
     json: Boolean(options.json),
     data: (text) => context.stdout.write(`${text}\n`),
     info: (text) => context.stderr.write(`${text}\n`),

@@ -4,12 +4,12 @@ import type { CommandContext, GlobalOptions } from '../../src/context.js';
 import { AuthError, ServiceRejectedError, UsageError } from '../../src/errors.js';
 import { printError } from '../../src/output/errors.js';
 import { renderRequestPreview } from '../../src/output/request-preview.js';
-import { colorAllowed, createTerminal } from '../../src/output/terminal.js';
+import { animationAllowed, colorAllowed, createTerminal } from '../../src/output/terminal.js';
 
 /** A context whose streams collect what is written; `tty` makes them claim to be terminals. */
 function fakeContext(env: NodeJS.ProcessEnv = {}, tty = false) {
   const collect = () => {
-    const stream = Object.assign(new PassThrough(), { isTTY: tty, text: '' });
+    const stream = Object.assign(new PassThrough(), { isTTY: tty, columns: tty ? 80 : undefined, text: '' });
     stream.on('data', (chunk: Buffer) => (stream.text += chunk.toString('utf8')));
     return stream;
   };
@@ -76,6 +76,30 @@ describe('createTerminal', () => {
       interactive: false,
       animate: false,
     });
+  });
+});
+
+describe('animationAllowed', () => {
+  const terminal = { isTTY: true, columns: 80 };
+
+  it('animates a sized terminal outside CI', () => {
+    expect(animationAllowed(terminal, {}, { color: true })).toBe(true);
+  });
+
+  it('does not animate a terminal that reports no width', () => {
+    expect(animationAllowed({ isTTY: true, columns: 0 }, {}, { color: true })).toBe(false);
+    expect(animationAllowed({ isTTY: true }, {}, { color: true })).toBe(false);
+  });
+
+  it('does not animate with NO_COLOR, --no-color, TERM=dumb or in CI', () => {
+    expect(animationAllowed(terminal, { NO_COLOR: '1' }, { color: true })).toBe(false);
+    expect(animationAllowed(terminal, {}, { color: false })).toBe(false);
+    expect(animationAllowed(terminal, { TERM: 'dumb' }, { color: true })).toBe(false);
+    expect(animationAllowed(terminal, { CI: 'true' }, { color: true })).toBe(false);
+  });
+
+  it('does not animate a pipe, even with FORCE_COLOR', () => {
+    expect(animationAllowed({ isTTY: false, columns: 80 }, { FORCE_COLOR: '1' }, { color: true })).toBe(false);
   });
 });
 
