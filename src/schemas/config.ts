@@ -71,9 +71,14 @@ export const environmentSchema = z
     }
   })
   .meta({
+    // Each alternative names its type and properties again, so ajv's strictest mode compiles it too.
     not: {
       anyOf: tokenSources.flatMap((source, index) =>
-        tokenSources.slice(index + 1).map((other) => ({ required: [source, other] })),
+        tokenSources.slice(index + 1).map((other) => ({
+          type: 'object',
+          properties: { [source]: {}, [other]: {} },
+          required: [source, other],
+        })),
       ),
     },
   });
@@ -124,13 +129,13 @@ export const configSchema = z
       'the names of an object, so this schema only asks for at least one environment when defaultEnv is not ' +
       'sandbox; einvoice checks the name. A baseUrl must also parse as a URL.',
     allOf: [
-      { properties: { defaultEnv: { not: { pattern: trimmedIs(productionEnvironment) } } } },
+      { properties: { defaultEnv: { type: 'string', not: { pattern: trimmedIs(productionEnvironment) } } } },
       {
         if: {
-          properties: { defaultEnv: { not: { pattern: trimmedIs(sandboxEnvironment) } } },
+          properties: { defaultEnv: { type: 'string', not: { pattern: trimmedIs(sandboxEnvironment) } } },
           required: ['defaultEnv'],
         },
-        then: { properties: { environments: { minProperties: 1 } }, required: ['environments'] },
+        then: { properties: { environments: { type: 'object', minProperties: 1 } }, required: ['environments'] },
       },
     ],
   });

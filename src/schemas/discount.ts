@@ -27,7 +27,7 @@ export const recurringDiscountSchema = z
     allOf: [
       {
         if: { properties: { type: { const: 'PERCENTAGE' } }, required: ['type'] },
-        then: { properties: { value: { maximum: 100 } } },
+        then: { properties: { value: { type: 'number', maximum: 100 } } },
       },
     ],
   });

@@ -19,19 +19,12 @@ export const knownPaymentMethods = ['PayAtService', 'CARD', 'VALU'] as const;
 export const methodsNeedingEmail: ReadonlySet<string> = new Set(['EMAIL', 'BOTH']);
 
 /**
- * The tolerance of the two-decimals rule, as ajv's `multipleOfPrecision`: an amount passes when amount / 0.01 is
- * within 1e-6 of a whole number. The JSON Schema says `multipleOf: 0.01`; ajv with this precision computes exactly
- * the check below, so the schema and the validator never disagree on float noise (0.07 / 0.01 is 7.000000000000001).
+ * True when `value` has at most two decimals as written: it is the number nearest to a whole count of hundredths
+ * (19.99 is, though 19.99 / 0.01 is 1998.9999999999998; 12.505 and 1.000000001 are not). Exact at every
+ * magnitude, and the verdict VS Code gives on the JSON Schema's `multipleOf: 0.01`, which it checks on the number's
+ * decimal form.
  */
-export const moneyMultipleOfPrecision = 6;
-
-const moneyTolerance = 10 ** -moneyMultipleOfPrecision;
-
-/** True when `value` has at most two decimals, computed as ajv computes `multipleOf: 0.01`. */
-const hasAtMostTwoDecimals = (value: number) => {
-  const hundredths = value / 0.01;
-  return !(Math.abs(Math.round(hundredths) - hundredths) > moneyTolerance);
-};
+const hasAtMostTwoDecimals = (value: number) => Number.isInteger(value) || Math.round(value * 100) / 100 === value;
 
 /**
  * Non-empty text (after trimming). "Not empty" is a pattern (`\S`, a character `trim()` keeps) rather than a minimum

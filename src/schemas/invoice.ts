@@ -32,7 +32,9 @@ const emailRequiredJsonSchema = {
         properties: { communicationMethod: { enum: [...methodsNeedingEmail] } },
         required: ['communicationMethod'],
       },
-      then: { properties: { customer: { required: ['email'] } } },
+      then: {
+        properties: { customer: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] } },
+      },
     },
   ],
 };

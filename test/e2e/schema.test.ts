@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { moneyMultipleOfPrecision } from '../../src/schemas/fields.js';
 import { jsonSchemaNames } from '../../src/schemas/json-schema.js';
 import { tempHome } from '../helpers/cli.js';
+import { newAjv } from '../helpers/json-schema-validators.js';
 import { runSafeCli } from '../helpers/safe-cli.js';
 import { recurringInvoice, singleInvoice } from '../schemas/fixtures.js';
 
@@ -20,12 +18,6 @@ const examples = {
     environments: { staging: { baseUrl: 'https://staging.example.com', tokenEnv: 'T' } },
   },
 };
-
-function newAjv() {
-  const ajv = new Ajv2020({ strictTypes: false, multipleOfPrecision: moneyMultipleOfPrecision });
-  addFormats.default(ajv);
-  return ajv;
-}
 
 describe('einvoice schema', () => {
   it.each(jsonSchemaNames)(
