@@ -244,7 +244,7 @@ Examples:
       `
 Examples:
   $ einvoice completion bash > ~/.local/share/bash-completion/completions/einvoice
-  $ einvoice completion zsh > "\${fpath[1]}/_einvoice"
+  $ einvoice completion zsh > ~/.zfunc/_einvoice    (~/.zshrc: fpath=(~/.zfunc $fpath) before compinit)
   $ einvoice completion fish > ~/.config/fish/completions/einvoice.fish`,
     )
     .action(async (shell: string) => {

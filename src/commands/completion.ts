@@ -112,9 +112,27 @@ function bashScript(nodes: CommandNode[], shell: Shell): string {
   const namesOf = (pick: (flag: Flag) => boolean) => [...new Set(allFlags.filter(pick).flatMap(names))];
   const valuesByName = new Map<string, readonly string[]>();
   for (const flag of allFlags) if (flag.values) for (const name of names(flag)) valuesByName.set(name, flag.values);
-  const prelude = shell === 'zsh' ? 'autoload -U +X bashcompinit && bashcompinit\n' : '';
-  return `${prelude}# einvoice completion for ${shell}. Install: einvoice completion ${shell} > a file your shell sources.
-_einvoice() {
+  // zsh runs the bash function through bashcompinit. The script is also zsh's `_einvoice` when saved in $fpath:
+  // autoloaded, its body runs on the first Tab, so it then completes that Tab itself.
+  const { header, name, footer } =
+    shell === 'zsh'
+      ? {
+          header: `#compdef einvoice
+# einvoice completion for zsh. Install: save it as _einvoice in a folder of $fpath, or source it after compinit.
+autoload -U +X bashcompinit && bashcompinit`,
+          name: '_einvoice_words',
+          footer: `
+if [[ "\${funcstack[1]}" == "_einvoice" ]]; then
+  _bash_complete -o default -F _einvoice_words
+fi`,
+        }
+      : {
+          header: `# einvoice completion for bash. Install: save it as einvoice in bash-completion's completions folder, or source it.`,
+          name: '_einvoice',
+          footer: '',
+        };
+  return `${header}
+${name}() {
   local cur prev word i command_path positionals=0
   local -A subcommands=(
 ${table(nodes.map((node) => [key(node.path), words(node.subcommands.map((child) => child.name))]))}
@@ -169,7 +187,7 @@ ${table(Object.entries(argumentValues).map(([path, list]) => [key(path), words(l
   fi
   return 0
 }
-complete -o default -F _einvoice einvoice
+complete -o default -F ${name} einvoice${footer}
 `;
 }
 

@@ -78,11 +78,18 @@ describe('bash completion', () => {
 });
 
 describe('zsh and fish completion', () => {
-  it('zsh gets the bash script behind bashcompinit', async () => {
+  it('zsh gets the bash script behind bashcompinit, as a file for $fpath or to source', async () => {
     const result = await runSafeCli(['completion', 'zsh']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.split('\n')[0]).toBe('autoload -U +X bashcompinit && bashcompinit');
-    expect(result.stdout).toContain('complete -o default -F _einvoice einvoice');
+    const lines = result.stdout.split('\n');
+    // compinit reads the first line of each file in $fpath to know what it completes.
+    expect(lines[0]).toBe('#compdef einvoice');
+    expect(lines).toContain('autoload -U +X bashcompinit && bashcompinit');
+    expect(lines).toContain('complete -o default -F _einvoice_words einvoice');
+    // Autoloaded as _einvoice, the body runs on the first Tab and completes it; sourced, it only registers.
+    expect(result.stdout).toContain(
+      'if [[ "${funcstack[1]}" == "_einvoice" ]]; then\n  _bash_complete -o default -F _einvoice_words\nfi\n',
+    );
   });
 
   it('fish gets complete lines for commands, flags and values, without hidden flags', async () => {
