@@ -66,13 +66,13 @@ export async function confirmByTyping(message: string, expected: string, context
   return typed.trim() === expected;
 }
 
-/** Runs a prompt; Ctrl-C becomes an InterruptedError (exit 130) with nothing sent. */
-export async function interruptible<T>(prompt: () => Promise<T>): Promise<T> {
+/** Runs a prompt; Ctrl-C becomes an InterruptedError (exit 130) saying `outcome` (by default: nothing was sent). */
+export async function interruptible<T>(prompt: () => Promise<T>, outcome?: string): Promise<T> {
   try {
     return await prompt();
   } catch (error) {
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-      throw new InterruptedError();
+      throw new InterruptedError(outcome);
     }
     throw error;
   }

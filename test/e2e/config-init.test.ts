@@ -101,6 +101,18 @@ describe('config init in a terminal', () => {
     expect(readFileSync(profilePath(home), 'utf8')).toBe('{"defaultEnv":"sandbox"}\n');
   });
 
+  it('stops on Ctrl-C with exit 130, saying the file was not written', async () => {
+    const home = tempHome();
+    const cli = startInTerminal(['config', 'init'], home);
+    await cli.answer('Environment name', 'staging');
+    await cli.waitFor('Base URL of staging');
+    cli.type(keys.ctrlC);
+    expect(await cli.exited).toEqual({ code: 130, signal: null });
+    expect(cli.screen()).toContain(`Interrupted: ${profilePath(home)} was not written.`);
+    expect(cli.screen()).not.toContain('nothing was sent');
+    expect(() => statSync(profilePath(home))).toThrow();
+  });
+
   it('replaces it with --force, and makes a file others could read 0600', async () => {
     const home = tempHome();
     writeFileSync(profilePath(home), '{"defaultEnv":"sandbox"}\n', { mode: 0o644 });

@@ -35,7 +35,8 @@ export async function initConfig(options: ConfigInitOptions, context: CommandCon
   }
   const prompts = await import('@inquirer/prompts');
   const streams = promptContext(context);
-  const ask = <T>(prompt: () => Promise<T>) => interruptible(prompt);
+  // The file is written only once every answer is in, so an interrupted run leaves none.
+  const ask = <T>(prompt: () => Promise<T>) => interruptible(prompt, `Interrupted: ${target} was not written.`);
   const checkWith = (rule: Parameters<typeof validate>[0]) => (value: string) => {
     const result = validate(rule, value);
     return result.success || (result.issues[0]?.message ?? 'is invalid');
