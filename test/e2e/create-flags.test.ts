@@ -220,7 +220,6 @@ describe('create from flags: what is refused before anything is sent', () => {
       '  cycleType (--cycle-type): must be one of MONTH, WEEK',
       '  cycleValue (--cycle-value): must be at least 1',
       '  customer.mobile (--customer-mobile): is required',
-      '  amount (--amount): is required',
       '  sendingDate (--sending-date): must be a real date in the form YYYY-MM-DD (e.g. 2026-12-31)',
       '  expiryDate (--expiry-date): must be a real UTC date-time in the form YYYY-MM-DDThh:mm:ss.sssZ (e.g. 2026-12-31T23:59:59.000Z)',
       '  discount.type (--discount-type): is required',
@@ -229,6 +228,19 @@ describe('create from flags: what is refused before anything is sent', () => {
       '  customer.email (--customer-email): is required when communicationMethod is EMAIL or BOTH',
     ]);
     expect((await received(sandbox)).count).toBe(before.count);
+  });
+
+  it('does not ask for an amount that invalid items would total, and does without items', async () => {
+    const base = ['single', '--customer-name', 'Mona', '--customer-mobile', '+201012345678', '--note', 'x'];
+    const dates = ['--sending-date', 'today', '--expiry-date', '+30d', '--release-date', 'today'];
+    const badItem = await runCreate(home, [...base, ...dates, '--item', 'code=A,qty=2,price=abc,en=a,ar=أ']);
+    expect(badItem.code).toBe(2);
+    expect(badItem.stderr.split('\n').filter((line) => line.startsWith('  '))).toEqual([
+      '  items[0].price (--item): must be a number',
+    ]);
+    const noItems = await runCreate(home, [...base, ...dates]);
+    expect(noItems.code).toBe(2);
+    expect(noItems.stderr).toContain('  amount (--amount): is required\n');
   });
 
   it('names a single-only flag given to a recurring invoice, and sends nothing', async () => {

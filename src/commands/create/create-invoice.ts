@@ -82,7 +82,13 @@ export async function createInvoiceCommand(
     raw = withComputedAmount(raw);
     result = validate(invoiceSchemas[kind], raw);
   } else if (!result.success || fromFlags.issues.length > 0) {
-    const issues = [...fromFlags.issues, ...(result.success ? [] : result.issues.map(withFlagName))];
+    // Items whose total could not be computed leave the amount unset; it is their total once they are valid, so
+    // "amount is required" would only echo the items' own issues.
+    const awaitsItems = raw.amount === undefined && Array.isArray(raw.items) && raw.items.length > 0;
+    const schemaIssues = result.success
+      ? []
+      : result.issues.filter((issue) => !(awaitsItems && issue.path === 'amount'));
+    const issues = [...fromFlags.issues, ...schemaIssues.map(withFlagName)];
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
       issues: dedupe(issues),
       hint: terminal.interactive
