@@ -57,13 +57,16 @@ export async function writeReport(path: string, results: readonly RecordResult[]
   await Promise.race([once(out, 'finish'), failed]);
 }
 
-/** Writes the --json document, `{"summary":{...},"records":[...]}`, one record per line. */
+/**
+ * Writes the --json document, `{"summary":{...},"records":[...]}`: the summary on the first line, then one record per
+ * line, so `head -1` or a line-oriented reader gets the summary without parsing the records.
+ */
 export async function writeJsonReport(
   stream: NodeJS.WritableStream,
   summary: BatchSummary,
   results: readonly RecordResult[],
 ): Promise<void> {
-  let chunk = `{"summary":${JSON.stringify(summary, null, 2)},\n"records":[`;
+  let chunk = `{"summary":${JSON.stringify(summary)},\n"records":[`;
   for (let index = 0; index < results.length; index++) {
     chunk += `${index === 0 ? '\n' : ',\n'}${JSON.stringify(reportEntry(results[index] as RecordResult))}`;
     if (chunk.length > 1 << 16) {

@@ -80,6 +80,10 @@ describe('--json and the summary', () => {
       failed: 0,
     });
     expect(document.records).toHaveLength(5);
+    // The summary is the first line, each record a line of its own.
+    const lines = (await written).trimEnd().split('\n');
+    expect(lines[0]).toBe(`{"summary":${JSON.stringify(summary)},`);
+    expect(lines.slice(2, 7).map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toEqual(document.records);
   });
 
   it('counts every status, and tells the records that leave the batch unfinished', () => {
