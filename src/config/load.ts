@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { exampleProfileFile } from '../version.js';
 import { configSchema, validate, type Config } from '../schemas/index.js';
 
 const moduleName = 'einvoice';
@@ -55,7 +56,7 @@ export async function loadConfig(cwd: string, explicitPath?: string): Promise<Lo
   if (!parsed.success) {
     throw new UsageError(`The profile file ${result.filepath} is invalid.`, {
       issues: parsed.issues,
-      hint: 'See .eintvoicerc.example for the shape of the file.',
+      hint: `See ${exampleProfileFile} for the shape of the file.`,
     });
   }
   return { config: parsed.data, filepath: result.filepath, readableByOthers: isReadableByOthers(result.filepath) };

@@ -1,4 +1,5 @@
 import { AuthError, UsageError } from '../errors.js';
+import { exampleProfileFile } from '../version.js';
 import {
   productionEnvironment,
   sandboxEnvironment,
@@ -69,7 +70,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
     throw new UsageError(`Unknown environment "${name}".`, {
       hint: filepath
         ? `Environments in ${filepath}: ${knownEnvironments(config).join(', ')}.`
-        : `No profile file was found. Create .einvoicerc (see .eintvoicerc.example) with environments.${name}.baseUrl and a token, set EINVOICE_BASE_URL and EINVOICE_TOKEN, or use --env sandbox.`,
+        : `No profile file was found. Create .einvoicerc (see ${exampleProfileFile}) with environments.${name}.baseUrl and a token, set EINVOICE_BASE_URL and EINVOICE_TOKEN, or use --env sandbox.`,
     });
   }
 
@@ -150,7 +151,7 @@ export function tokenHint(profile: Pick<Profile, 'name' | 'configFile'> & { toke
   if (source?.kind === 'command') return 'The token came from the tokenCommand: check what it prints.';
   if (source?.kind === 'file')
     return `The token came from ${source.filepath}: check environments.${profile.name}.token.`;
-  const where = profile.configFile ?? 'a profile file (.einvoicerc; see .eintvoicerc.example)';
+  const where = profile.configFile ?? `a profile file (.einvoicerc; see ${exampleProfileFile})`;
   return `Set EINVOICE_TOKEN, or give environments.${profile.name} one of token, tokenEnv or tokenCommand in ${where}.`;
 }
 

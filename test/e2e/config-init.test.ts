@@ -1,5 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { keys, terminalSessions, type PtySession } from '../helpers/pty.js';
@@ -29,6 +30,8 @@ async function answerTypedToken(cli: PtySession, name: string, baseUrl: string, 
 }
 
 const profilePath = (home: string) => join(home, '.einvoicerc');
+/** The example profile file of this checkout, which the CLI names in its hints. */
+const exampleProfile = fileURLToPath(new URL('../../.eintvoicerc.example', import.meta.url));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe('config init in a terminal', () => {
@@ -137,7 +140,7 @@ describe('config init without a terminal', () => {
     const result = await runSafeCli(['config', 'init'], { env: { HOME: home } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('einvoice config init asks questions, and there is no terminal to ask on.');
-    expect(result.stderr).toContain('copy .eintvoicerc.example to .einvoicerc');
+    expect(result.stderr).toContain(`copy ${exampleProfile} to .einvoicerc`);
     expect(() => statSync(profilePath(home))).toThrow();
   });
 });

@@ -87,6 +87,16 @@ describe('the npm package', () => {
     const table = await einvoice('stats', '--env', 'sandbox');
     expect(table.stdout).toMatch(/^Paid\s+2\s+630\.50/m);
 
+    // Without a profile file, the hint names the installed example, by a path that exists.
+    const example = join(prefix, 'lib', 'node_modules', 'einvoice', '.eintvoicerc.example');
+    const noProfile = (await einvoice('stats', '--env', 'staging').catch((error: unknown) => error)) as {
+      code: number;
+      stderr: string;
+    };
+    expect(noProfile.code).toBe(2);
+    expect(noProfile.stderr).toContain(`Create .einvoicerc (see ${example})`);
+    expect(readFileSync(example, 'utf8')).toContain('# einvoice profile file.');
+
     // A TypeScript program that installed einvoice type-checks against its declarations.
     const consumer = temp('consumer');
     mkdirSync(join(consumer, 'node_modules'));

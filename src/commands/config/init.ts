@@ -2,6 +2,7 @@ import { access, chmod, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { exampleProfileFile } from '../../version.js';
 import { interruptible, promptContext } from '../../input/prompts.js';
 import { toJson } from '../../output/format.js';
 import { createTerminal } from '../../output/terminal.js';
@@ -30,7 +31,7 @@ export async function initConfig(options: ConfigInitOptions, context: CommandCon
   if (!options.force && (await exists(target))) throw alreadyExists(target);
   if (!terminal.interactive) {
     throw new UsageError('einvoice config init asks questions, and there is no terminal to ask on.', {
-      hint: 'Run it in a terminal, or copy .eintvoicerc.example to .einvoicerc and edit it.',
+      hint: `Run it in a terminal, or copy ${exampleProfileFile} to .einvoicerc and edit it.`,
     });
   }
   const prompts = await import('@inquirer/prompts');
