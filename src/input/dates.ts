@@ -4,6 +4,12 @@
 /** Which wire shape a date field takes, and where a bare date falls in the day. */
 export type DateField = 'sendingDate' | 'releaseDate' | 'expiryDate';
 
+/** The date fields of an invoice. */
+export const dateFields: readonly DateField[] = ['sendingDate', 'expiryDate', 'releaseDate'];
+
+/** True when `path` is one of the date fields. */
+export const isDateField = (path: string): path is DateField => (dateFields as readonly string[]).includes(path);
+
 const relativePattern = /^\+(\d{1,4})([dwm])$/;
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 const wireInstantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -35,6 +41,14 @@ export function resolveRelative(text: string, now: Date): Date | undefined {
   const unit = match[2];
   if (unit === 'm') return addMonths(now, amount);
   return new Date(now.getTime() + amount * (unit === 'w' ? 7 : 1) * 86_400_000);
+}
+
+/** What `normalizeDate` understands for `field`, worded for an error message: more than the wire shape. */
+export function acceptedDateForms(field: DateField): string {
+  const relative = 'today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)';
+  return field === 'sendingDate'
+    ? `a date YYYY-MM-DD (e.g. 2026-12-31), ${relative}`
+    : `a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, ${relative}`;
 }
 
 /** True when the text is a relative date, which must be resolved once and recorded. */

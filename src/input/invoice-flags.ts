@@ -1,6 +1,7 @@
 import { quote } from 'shell-quote';
 import type { FieldIssue } from '../errors.js';
 import type { Invoice, InvoiceKind } from '../schemas/index.js';
+import { acceptedDateForms, isDateField } from './dates.js';
 import { formatItemSpec, numberOrText, parseItemSpec } from './item-spec.js';
 
 /** The invoice flags as commander hands them over (every value is text; --item is repeatable). */
@@ -79,7 +80,12 @@ export function withFlagName(issue: FieldIssue): FieldIssue {
   const entry = invoiceFlagFields.find(
     (field) => issue.path === field.path || (field.option === 'item' && issue.path.startsWith('items[')),
   );
-  return entry ? { ...issue, path: `${issue.path} (${entry.flag})` } : issue;
+  // The schema words a date as the service takes it; the CLI also reads friendlier forms, so name those.
+  const message =
+    isDateField(issue.path) && issue.message.startsWith('must be a real')
+      ? `must be ${acceptedDateForms(issue.path)}`
+      : issue.message;
+  return entry ? { path: `${issue.path} (${entry.flag})`, message } : { ...issue, message };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { InvoiceDefaults, InvoiceKind } from '../schemas/index.js';
 import { fromMinorUnits, itemsTotalMinor } from '../schemas/index.js';
-import { normalizeDate, type DateField } from './dates.js';
+import { dateFields, normalizeDate } from './dates.js';
 
 /** Where the fields of one invoice come from, lowest precedence first (prompts come after). */
 export interface InvoiceSources {
@@ -15,7 +15,6 @@ export interface InvoiceSources {
   now: Date;
 }
 
-const dateFields: readonly DateField[] = ['sendingDate', 'expiryDate', 'releaseDate'];
 const nestedObjects = ['customer', 'discount'] as const;
 
 /** Profile defaults that apply to a kind (a payment type is for single invoices only). */

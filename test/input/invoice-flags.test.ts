@@ -130,6 +130,20 @@ describe('withFlagName', () => {
     expect(named('customer')).toBe('customer (--customer-name, --customer-mobile)');
     expect(named('colour')).toBe('colour');
   });
+
+  it('words a bad date as the forms the CLI reads, not only the wire shape', () => {
+    expect(flagIssues('single', { ...completeFlags, sendingDate: 'next week', expiryDate: '31/12/2030' })).toEqual([
+      {
+        path: 'sendingDate (--sending-date)',
+        message: 'must be a date YYYY-MM-DD (e.g. 2026-12-31), today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
+      },
+      {
+        path: 'expiryDate (--expiry-date)',
+        message:
+          'must be a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
+      },
+    ]);
+  });
 });
 
 describe('fields of the other kind of invoice', () => {
