@@ -1,16 +1,11 @@
 import got, { HTTPError, RequestError, type Got, type Response } from 'got';
 import { AuthError, EinvoiceError, ExitCode, UsageError } from '../errors.js';
-import {
-  isLoopback,
-  checkedInvoiceNumber,
-  parseCreatedInvoiceNumber,
-  statisticsSchema,
-  validate,
-  type Invoice,
-  type InvoiceKind,
-  type Refund,
-  type Statistics,
-} from '../schemas/index.js';
+import { isLoopback } from '../schemas/config.js';
+import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
+import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from '../schemas/invoice-number.js';
+import type { Refund } from '../schemas/refund.js';
+import { statisticsSchema, type Statistics } from '../schemas/statistics.js';
+import { validate } from '../schemas/validate.js';
 import { version } from '../version.js';
 import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';

@@ -6,8 +6,8 @@ import {
   outboxResponseSchema,
   resetResponseSchema,
   settleResponseSchema,
-  validate,
-} from '../schemas/index.js';
+} from '../schemas/sandbox-admin.js';
+import { validate } from '../schemas/validate.js';
 import { toServiceError } from './service-errors.js';
 
 /** Client of the sandbox's admin API (`/__sandbox/...`), which needs no token; replies are checked by the schemas. */

@@ -1,6 +1,6 @@
 import { HTTPError, TimeoutError, type RequestError } from 'got';
 import { ServiceRejectedError, ServiceUnavailableError, type FieldIssue } from '../errors.js';
-import { lenientServiceErrorSchema, serviceErrorCodes } from '../schemas/index.js';
+import { lenientServiceErrorSchema, serviceErrorCodes } from '../schemas/service-error.js';
 
 /** Network errors that prove the request never reached the service, so sending it again is safe. */
 const neverSentCodes = new Set([

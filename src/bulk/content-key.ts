@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { InvoiceKind } from '../schemas/index.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
 
 // A record is known across runs by what it says, not where it sits: its key is a hash of its content (keys in any
 // order, `$schema` left out), so a rerun finds it again after records were added, removed or moved.

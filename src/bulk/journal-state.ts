@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../errors.js';
-import type { InvoiceKind } from '../schemas/index.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
 import { journalVersion, type JournalEntry } from './journal.js';
 
 // Reads a journal back into what each record went through. The last entry of a record decides its state; a last

@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { InvoiceKind } from '../schemas/index.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
 
 // The write-ahead journal of a bulk run: NDJSON, one entry per line, appended and fsynced in groups. An entry is on
 // disk before the step it guards (a record's `sent` before its request, for records whose resend is not safe), so

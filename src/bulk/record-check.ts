@@ -2,7 +2,9 @@ import type { FieldIssue } from '../errors.js';
 import { withFlagName } from '../input/invoice-flags.js';
 import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
 import { formatAmount } from '../output/format.js';
-import { invoiceSchemas, validate, type Invoice, type InvoiceDefaults, type InvoiceKind } from '../schemas/index.js';
+import type { InvoiceDefaults } from '../schemas/config.js';
+import { invoiceSchemas, type Invoice, type InvoiceKind } from '../schemas/invoice.js';
+import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
 

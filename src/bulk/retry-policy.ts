@@ -1,5 +1,5 @@
 import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../errors.js';
-import { serviceErrorCodes } from '../schemas/index.js';
+import { serviceErrorCodes } from '../schemas/service-error.js';
 
 // When a failed create may be sent again. Creating an invoice is not idempotent: a resend is safe only when the
 // first request provably did not create anything, or when the service would reject a second one as a duplicate

@@ -1,4 +1,4 @@
-import { toMinorUnits } from '../schemas/index.js';
+import { toMinorUnits } from '../schemas/money.js';
 
 // Rule 2.3.2 within one file: the same businessReference, amount and sendingDate make the same invoice, so only its
 // first record is sent. A file of many records holds one entry per record here until the plan is done, so the

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InvoiceClient } from '../api/client.js';
 import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../errors.js';
-import type { Invoice, InvoiceKind } from '../schemas/index.js';
+import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import type { JournalEntry, JournalWriter } from './journal.js';
 import { Pacer } from './pacer.js';
 import type { RecordResult, RecordStatus } from './results.js';

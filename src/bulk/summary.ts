@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { formatCount } from '../output/format.js';
-import type { InvoiceKind } from '../schemas/index.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
 import type { ResumeCounts } from './plan.js';
 import type { RecordResult, RecordStatus } from './results.js';
 

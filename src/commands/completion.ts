@@ -8,7 +8,7 @@ import {
   discountTypes,
   knownPaymentMethods,
   paymentTypes,
-} from '../schemas/index.js';
+} from '../schemas/fields.js';
 import { jsonSchemaNames } from '../schemas/json-schema.js';
 
 /** The shells a completion script can be printed for. */

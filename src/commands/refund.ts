@@ -7,7 +7,9 @@ import { formatAmount, toJson } from '../output/format.js';
 import { embeddedSandboxLabel, renderRequestPreview } from '../output/request-preview.js';
 import { withSpinner } from '../output/spinner.js';
 import type { Terminal } from '../output/terminal.js';
-import { checkedInvoiceNumber, refundSchema, validate, type Refund } from '../schemas/index.js';
+import { checkedInvoiceNumber } from '../schemas/invoice-number.js';
+import { refundSchema, type Refund } from '../schemas/refund.js';
+import { validate } from '../schemas/validate.js';
 import { openSession } from '../session.js';
 
 export interface RefundOptions extends GlobalOptions {

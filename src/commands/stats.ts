@@ -3,13 +3,9 @@ import { ConditionError, UsageError } from '../errors.js';
 import { withSpinner } from '../output/spinner.js';
 import { toJson } from '../output/format.js';
 import { renderStatsTable } from '../output/stats-table.js';
-import {
-  conditionHolds,
-  statsConditionSchema,
-  validate,
-  type Statistics,
-  type StatsCondition,
-} from '../schemas/index.js';
+import type { Statistics } from '../schemas/statistics.js';
+import { conditionHolds, statsConditionSchema, type StatsCondition } from '../schemas/stats-condition.js';
+import { validate } from '../schemas/validate.js';
 import { openSession } from '../session.js';
 
 export interface StatsOptions extends GlobalOptions {

@@ -4,7 +4,8 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { exampleProfileFile } from '../version.js';
-import { configSchema, validate, type Config } from '../schemas/index.js';
+import { configSchema, type Config } from '../schemas/config.js';
+import { validate } from '../schemas/validate.js';
 
 const moduleName = 'einvoice';
 

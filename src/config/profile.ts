@@ -6,7 +6,7 @@ import {
   type Config,
   type EnvironmentConfig,
   type InvoiceDefaults,
-} from '../schemas/index.js';
+} from '../schemas/config.js';
 import { loadConfig } from './load.js';
 import { runTokenCommand } from './token-command.js';
 

@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import type { FieldIssue } from '../errors.js';
-import type { Invoice, InvoiceKind } from '../schemas/index.js';
+import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { acceptedDateForms, isDateField } from './dates.js';
 import { formatItemSpec, numberOrText, parseItemSpec } from './item-spec.js';
 

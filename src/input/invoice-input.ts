@@ -1,5 +1,6 @@
-import type { InvoiceDefaults, InvoiceKind } from '../schemas/index.js';
-import { fromMinorUnits, itemsTotalMinor } from '../schemas/index.js';
+import type { InvoiceDefaults } from '../schemas/config.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
+import { fromMinorUnits, itemsTotalMinor } from '../schemas/money.js';
 import { dateFields, normalizeDate } from './dates.js';
 
 /** Where the fields of one invoice come from, lowest precedence first (prompts come after). */

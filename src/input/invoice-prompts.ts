@@ -1,21 +1,18 @@
 import type { ZodType } from 'zod';
 import type { CommandContext } from '../context.js';
+import { recurringDiscountSchema } from '../schemas/discount.js';
 import {
   communicationLangs,
   communicationMethods,
   cycleTypes,
   discountTypes,
-  formatPath,
-  fromMinorUnits,
-  invoiceSchemas,
   methodsNeedingEmail,
   paymentTypes,
-  singleItemSchema,
-  recurringItemSchema,
-  recurringDiscountSchema,
-  validate,
-  type InvoiceKind,
-} from '../schemas/index.js';
+} from '../schemas/fields.js';
+import { invoiceSchemas, type InvoiceKind } from '../schemas/invoice.js';
+import { singleItemSchema, recurringItemSchema } from '../schemas/item.js';
+import { fromMinorUnits } from '../schemas/money.js';
+import { formatPath, validate } from '../schemas/validate.js';
 import { formatAmount } from '../output/format.js';
 import { normalizeDate, type DateField } from './dates.js';
 import { itemsTotal } from './invoice-input.js';

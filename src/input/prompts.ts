@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import type { CommandContext } from '../context.js';
 import { InterruptedError } from '../errors.js';
-import { validate } from '../schemas/index.js';
+import { validate } from '../schemas/validate.js';
 
 /** One question for one field, validated by that field's own schema rule as it is typed. */
 export interface FieldQuestion {

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { Invoice, InvoiceKind } from '../schemas/index.js';
+import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { formatAmount } from './format.js';
 
 /** The invoice as the merchant checks it before sending: customer, items, discounts, taxes, total, channel, dates. */

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { Statistics, StatisticsGroup } from '../schemas/index.js';
+import type { Statistics, StatisticsGroup } from '../schemas/statistics.js';
 import { formatAmount, formatCount } from './format.js';
 
 const rows: ReadonlyArray<{ group: StatisticsGroup; label: string; paint: (chalk: ChalkInstance) => ChalkInstance }> = [

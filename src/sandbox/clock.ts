@@ -1,4 +1,4 @@
-import { durationToMs, type ClockChange } from '../schemas/index.js';
+import { durationToMs, type ClockChange } from '../schemas/sandbox-admin.js';
 import { validationError } from './http.js';
 import type { SandboxState } from './state.js';
 

@@ -1,4 +1,5 @@
-import { invoiceSchemas, validate, type InvoiceKind } from '../schemas/index.js';
+import { invoiceSchemas, type InvoiceKind } from '../schemas/invoice.js';
+import { validate } from '../schemas/validate.js';
 import { cycleOf } from './invoices.js';
 import { emptyState, type InvoiceStatus, type SandboxState, type StoredInvoice } from './state.js';
 

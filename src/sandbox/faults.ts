@@ -1,4 +1,4 @@
-import { faultKinds, type FaultKind, type FaultSettings } from '../schemas/index.js';
+import { faultKinds, type FaultKind, type FaultSettings } from '../schemas/sandbox-admin.js';
 
 /** The fault settings in force, as the admin API shows them. */
 export interface FaultsInForce {

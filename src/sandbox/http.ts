@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { serviceErrorCodes, type ServiceErrorBody } from '../schemas/index.js';
+import { serviceErrorCodes, type ServiceErrorBody } from '../schemas/service-error.js';
 import type { FieldIssue } from '../errors.js';
 
 /** What a handler answers: a status and a JSON text written as is. */

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { faultSettingsSchema, validate, type FaultKind } from '../schemas/index.js';
+import { faultSettingsSchema, type FaultKind } from '../schemas/sandbox-admin.js';
+import { validate } from '../schemas/validate.js';
 import { SandboxApp, freshState } from './app.js';
 import { newToken } from './auth.js';
 import { FaultInjector } from './faults.js';
@@ -10,7 +11,7 @@ import { serviceRoutes } from './routes/service.js';
 import { createSandboxServer, type SandboxLogEvent } from './server.js';
 import { openStore } from './store.js';
 
-export type { FaultKind } from '../schemas/index.js';
+export type { FaultKind } from '../schemas/sandbox-admin.js';
 export type { SandboxLogEvent } from './server.js';
 export { StateFileError } from './state.js';
 

@@ -1,4 +1,7 @@
-import { serviceErrorCodes, toMinorUnits, type Invoice, type InvoiceKind, type Refund } from '../schemas/index.js';
+import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
+import { toMinorUnits } from '../schemas/money.js';
+import type { Refund } from '../schemas/refund.js';
+import { serviceErrorCodes } from '../schemas/service-error.js';
 import { SandboxHttpError, invoiceNotFound } from './http.js';
 import { incrementDigits, type SandboxState, type StoredInvoice } from './state.js';
 

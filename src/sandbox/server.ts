@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { serviceErrorCodes, type FaultKind } from '../schemas/index.js';
+import type { FaultKind } from '../schemas/sandbox-admin.js';
+import { serviceErrorCodes } from '../schemas/service-error.js';
 import type { SandboxApp } from './app.js';
 import { authorizationProblem } from './auth.js';
 import { sandboxNow } from './clock.js';

@@ -1,4 +1,5 @@
-import type { Invoice, InvoiceKind, SandboxInvoiceStatus, SandboxOutboxMessage } from '../schemas/index.js';
+import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
+import type { SandboxInvoiceStatus, SandboxOutboxMessage } from '../schemas/sandbox-admin.js';
 
 // The sandbox's whole state: plain JSON, so it can be kept in memory or in a file shared between processes.
 

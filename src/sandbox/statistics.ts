@@ -1,4 +1,5 @@
-import { fromMinorUnits, toMinorUnits, type Statistics } from '../schemas/index.js';
+import { fromMinorUnits, toMinorUnits } from '../schemas/money.js';
+import type { Statistics } from '../schemas/statistics.js';
 import type { InvoiceStatus, SandboxState } from './state.js';
 
 const groupOfStatus = {

@@ -12,10 +12,10 @@ import {
   environmentSchema,
   productionEnvironment,
   sandboxEnvironment,
-  validate,
   type Config,
   type EnvironmentConfig,
-} from '../../schemas/index.js';
+} from '../../schemas/config.js';
+import { validate } from '../../schemas/validate.js';
 
 export interface ConfigInitOptions extends GlobalOptions {
   force?: boolean;

@@ -15,7 +15,7 @@ import { renderSummary, summarize } from '../../bulk/summary.js';
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
-import type { InvoiceKind } from '../../schemas/index.js';
+import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
 import type { CreateOptions } from './create-invoice.js';
 

@@ -2,7 +2,9 @@ import { connectToSandboxAdmin } from '../../api/service.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
-import { durationSchema, checkedInvoiceNumber, validate } from '../../schemas/index.js';
+import { checkedInvoiceNumber } from '../../schemas/invoice-number.js';
+import { durationSchema } from '../../schemas/sandbox-admin.js';
+import { validate } from '../../schemas/validate.js';
 import { openSession, type Session } from '../../session.js';
 
 /** Runs `task` against the selected sandbox's admin API, then lets go of it. */

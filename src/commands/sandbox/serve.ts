@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
-import { faultKinds, faultSettingsSchema, validate, type FaultSettings } from '../../schemas/index.js';
+import { faultKinds, faultSettingsSchema, type FaultSettings } from '../../schemas/sandbox-admin.js';
+import { validate } from '../../schemas/validate.js';
 import type { SandboxLogEvent } from '../../sandbox/index.js';
 
 /** Flags of `einvoice sandbox serve`. */

@@ -3,9 +3,8 @@ import {
   faultSettingsSchema,
   resetRequestSchema,
   tokenRequestSchema,
-  validate,
-  type ValidationResult,
-} from '../../schemas/index.js';
+} from '../../schemas/sandbox-admin.js';
+import { validate, type ValidationResult } from '../../schemas/validate.js';
 import type { SandboxApp } from '../app.js';
 import { issueToken } from '../auth.js';
 import { changeClock, sandboxNow } from '../clock.js';

@@ -1,4 +1,7 @@
-import { invoiceNumberSchema, invoiceSchemas, refundSchema, validate, type InvoiceKind } from '../../schemas/index.js';
+import { invoiceSchemas, type InvoiceKind } from '../../schemas/invoice.js';
+import { invoiceNumberSchema } from '../../schemas/invoice-number.js';
+import { refundSchema } from '../../schemas/refund.js';
+import { validate } from '../../schemas/validate.js';
 import type { SandboxApp } from '../app.js';
 import { sandboxNow } from '../clock.js';
 import { invoiceNotFound, jsonReply, validationError } from '../http.js';
