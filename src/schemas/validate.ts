@@ -40,9 +40,13 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
   );
 }
 
-/** Validates `input` against `schema`, returning the parsed value or every field issue. */
+/**
+ * Validates `input` against `schema`, returning the parsed value or every field issue. Without zod's generated
+ * parser (`jitless`): generating it costs more than it saves on the few values a command checks; the many records of
+ * a bulk run have their own compiled parser (invoice-fast-path.ts).
+ */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): ValidationResult<z.output<S>> {
-  const result = schema.safeParse(input, { error: fallbackMessage });
+  const result = schema.safeParse(input, { error: fallbackMessage, jitless: true });
   return result.success
     ? { success: true, data: result.data }
     : { success: false, issues: toFieldIssues(result.error) };
