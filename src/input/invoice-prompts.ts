@@ -228,7 +228,7 @@ export async function askForInvoice(
   now: Date,
   onProgress: (raw: Raw) => void = () => {},
 ): Promise<Raw> {
-  const prompts = await import('@inquirer/prompts');
+  const prompts = await import('./inquirer.js');
   const streams = promptContext(context);
   const { required, optional } = questionsFor(kind);
   let raw = { ...start };
@@ -336,7 +336,7 @@ async function askForItems(
   context: CommandContext,
   offerFirstItem: boolean,
 ): Promise<Raw[] | undefined> {
-  const prompts = await import('@inquirer/prompts');
+  const prompts = await import('./inquirer.js');
   const streams = promptContext(context);
   const schema = kind === 'single' ? singleItemSchema : recurringItemSchema;
   const shape = schema.shape;

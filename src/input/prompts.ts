@@ -22,7 +22,7 @@ export function promptContext(context: CommandContext) {
 
 /** Asks each question in turn and returns the answers; an invalid answer is asked again with the rule's message. */
 export async function askFields(questions: FieldQuestion[], context: CommandContext): Promise<Record<string, unknown>> {
-  const { input, select } = await import('@inquirer/prompts');
+  const { input, select } = await import('./inquirer.js');
   const answers: Record<string, unknown> = {};
   for (const question of questions) {
     const parse = question.parse ?? ((answer: string) => answer);
@@ -55,13 +55,13 @@ export async function askFields(questions: FieldQuestion[], context: CommandCont
 
 /** Asks a yes/no question; false by default. */
 export async function confirmAction(message: string, context: CommandContext): Promise<boolean> {
-  const { confirm } = await import('@inquirer/prompts');
+  const { confirm } = await import('./inquirer.js');
   return interruptible(() => confirm({ message, default: false }, promptContext(context)));
 }
 
 /** Asks for text the merchant must type exactly (for confirming production actions). */
 export async function confirmByTyping(message: string, expected: string, context: CommandContext): Promise<boolean> {
-  const { input } = await import('@inquirer/prompts');
+  const { input } = await import('./inquirer.js');
   const typed = await interruptible(() => input({ message }, promptContext(context)));
   return typed.trim() === expected;
 }

@@ -34,7 +34,7 @@ export async function initConfig(options: ConfigInitOptions, context: CommandCon
       hint: `Run it in a terminal, or copy ${exampleProfileFile} to .einvoicerc and edit it.`,
     });
   }
-  const prompts = await import('@inquirer/prompts');
+  const prompts = await import('../../input/inquirer.js');
   const streams = promptContext(context);
   // The file is written only once every answer is in, so an interrupted run leaves none.
   const ask = <T>(prompt: () => Promise<T>) => interruptible(prompt, `Interrupted: ${target} was not written.`);

@@ -191,7 +191,7 @@ async function settleAmount(
       hint: 'Drop --amount to use the items total, or pass --yes to keep the amount as given.',
     });
   }
-  const { select } = await import('@inquirer/prompts');
+  const { select } = await import('../../input/inquirer.js');
   const choice = await interruptible(() =>
     select(
       {
