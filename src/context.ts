@@ -34,7 +34,7 @@ export interface GlobalOptions {
 
 /** True when the merchant can answer prompts: stdin and stderr are terminals, not CI, and `--no-input` is absent. */
 export function canPrompt(context: CommandContext, options: Pick<GlobalOptions, 'input'>): boolean {
-  return Boolean(options.input && context.stdin.isTTY && context.stderr.isTTY && !isCi(context.env));
+  return Boolean(options.input && !isCi(context.env) && context.stderr.isTTY && context.stdin.isTTY);
 }
 
 /** True on a CI runner, where nobody answers prompts. */

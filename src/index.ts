@@ -81,7 +81,10 @@ function watchInterrupts(): Interrupts {
 
 function processContext(interrupts: Interrupts): CommandContext {
   return {
-    stdin: process.stdin,
+    // Node builds process.stdin on first use, a stream most commands never read: only then.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

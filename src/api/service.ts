@@ -2,7 +2,6 @@ import type { Profile } from '../config/profile.js';
 import { tokenHint } from '../config/profile.js';
 import { sandboxStateFile } from '../config/paths.js';
 import { createClient, isLoopback, type InvoiceClient } from './client.js';
-import { createSandboxAdmin } from './sandbox-admin.js';
 import { UsageError } from '../errors.js';
 
 /** A client for the selected environment, and how to let go of it. */
@@ -57,6 +56,8 @@ async function startEmbeddedSandbox(env: NodeJS.ProcessEnv) {
  * Any other environment is refused, so a real service is never sent sandbox commands.
  */
 export async function connectToSandboxAdmin(profile: Profile, env: NodeJS.ProcessEnv) {
+  // Loaded here, not with the module: the commands that talk to the service never build the admin API's schemas.
+  const { createSandboxAdmin } = await import('./sandbox-admin.js');
   if (profile.isEmbeddedSandbox) {
     const sandbox = await startEmbeddedSandbox(env);
     return { admin: createSandboxAdmin(sandbox.url), baseUrl: sandbox.url, close: () => sandbox.close() };
