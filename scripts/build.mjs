@@ -1,9 +1,12 @@
-// Builds dist/: one esbuild bundle per entry (the CLI and the library), split into chunks so each command's
-// dependencies load only when that command runs, plus tsc's type declarations for the library.
+// Builds dist/:
+// - dist/cli.cjs: the CLI, one CommonJS bundle, which dist/launch.cjs compiles with V8's code cache (src/code-cache.ts);
+// - dist/launch.cjs: what bin/ runs, and dist/help.json: every command's help, rendered now by commander;
+// - dist/lib.js and its chunks: the programmatic API, an ES module, with tsc's type declarations.
 //
 // Bundling cuts start-up: resolving and reading hundreds of small modules (zod alone is over 200) costs more than
-// parsing one file. `npm run bench` shows the figures.
+// parsing one file, and a code cache needs one CommonJS file. `npm run bench` shows the figures.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -15,6 +18,12 @@ import { build } from 'esbuild';
  *   that makes a TLS context and parses the root certificates, 20 to 35 ms.
  * - @sindresorhus/is makes two Intl.ListFormat objects for its error messages: the first Intl object of a process
  *   loads ICU's locale data, some 15 ms.
+ * - commander loads Node's child_process (with net and dgram) for subcommands that are programs of their own, which
+ *   einvoice has none of.
+ * - got loads its HTTP cache (cacheable-request, with keyv and http-cache-semantics), its DNS cache
+ *   (cacheable-lookup) and its HTTP/2 client (http2-wrapper, with Node's http2) for options einvoice never sets:
+ *   `cache`, `dnsCache` and `http2`. They load on first use instead (some 15 ms); a CacheError can only come from a
+ *   cache that was loaded.
  */
 const deferredAtLoad = [
   {
@@ -32,6 +41,32 @@ module.exports = function LazyJSStreamSocket(...args) {
     to: `const andFormatter = { format: (list) => new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(list) };
 const orFormatter = { format: (list) => new Intl.ListFormat('en', { style: 'long', type: 'disjunction' }).format(list) };`,
   },
+  {
+    file: /commander[\\/]lib[\\/]command\.js$/,
+    from: "const childProcess = require('node:child_process');",
+    to: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+  {
+    file: /got[\\/]dist[\\/]source[\\/]core[\\/]options\.js$/,
+    from: "import CacheableLookup from 'cacheable-lookup';\nimport http2wrapper from 'http2-wrapper';",
+    to: `const CacheableLookup = function (...args) { return new (require('cacheable-lookup').default)(...args); };
+const http2wrapper = {
+  get auto() { return require('http2-wrapper').auto; },
+  get globalAgent() { return require('http2-wrapper').globalAgent; },
+};`,
+  },
+  {
+    file: /got[\\/]dist[\\/]source[\\/]core[\\/]index\.js$/,
+    from: "import CacheableRequest, { CacheError as CacheableCacheError, } from 'cacheable-request';",
+    to: `let cacheableRequest;
+const CacheableRequest = function (...args) {
+  cacheableRequest ??= require('cacheable-request');
+  return new cacheableRequest.default(...args);
+};
+const CacheableCacheError = {
+  [Symbol.hasInstance]: (error) => cacheableRequest !== undefined && error instanceof cacheableRequest.CacheError,
+};`,
+  },
 ];
 
 const deferAtLoad = {
@@ -48,47 +83,77 @@ const deferAtLoad = {
 };
 
 await rm('dist', { recursive: true, force: true });
-const options = {
-  entryPoints: { index: 'src/index.ts', lib: 'src/lib.ts' },
-  outdir: 'dist',
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20.17',
+  // typescript and jiti load only for TypeScript profile files, which einvoice does not search for.
+  external: ['typescript', 'jiti'],
+  plugins: [deferAtLoad],
+  logLevel: 'warning',
+};
+
+// The CLI. Its commands' modules are still evaluated only when their command runs: esbuild turns each import() of
+// a command into a function that evaluates that part of the bundle. Whitespace and syntax are minified (not
+// names): a smaller file is faster to read and to check against its code cache.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/index.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // src/version.ts finds package.json and the example profile file from the module's URL.
+  define: { 'import.meta.url': '__einvoiceModuleUrl' },
+  banner: { js: "const __einvoiceModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+const cliBundle = await readFile('dist/cli.cjs');
+// src/code-cache.ts reads the bundle as Latin-1, which is right for ASCII only: esbuild's default (charset: 'ascii').
+if (cliBundle.some((byte) => byte > 0x7f))
+  throw new Error('dist/cli.cjs is not ASCII: src/code-cache.ts reads it as Latin-1');
+const cliId = createHash('sha256').update(cliBundle).digest('hex').slice(0, 16);
+
+// The programmatic API, as an ES module split into chunks.
+const esm = {
+  ...common,
+  outdir: 'dist',
+  splitting: true,
+  format: 'esm',
   // Chunks stay beside the entries: src/version.ts finds package.json at ../package.json from any of them.
   chunkNames: '[name]-[hash]',
   // CommonJS packages that read __filename (cosmiconfig's synchronous loader, write-file-atomic) stay plain
-  // dependencies: a bundled ES module has no __filename. typescript and jiti load only for TypeScript profile
-  // files, which einvoice does not search for.
-  external: ['cosmiconfig', 'typescript', 'jiti', 'proper-lockfile', 'write-file-atomic'],
+  // dependencies: a bundled ES module has no __filename.
+  external: [...common.external, 'cosmiconfig', 'proper-lockfile', 'write-file-atomic'],
   // Bundled CommonJS dependencies call require() for Node's built-ins.
   banner: {
     js: "import { createRequire as __einvoiceRequire } from 'node:module'; const require = __einvoiceRequire(import.meta.url);",
   },
-  plugins: [deferAtLoad],
-  logLevel: 'warning',
 };
-await build(options);
-
-// What bin/ loads for --help and --version, as CommonJS like bin/ itself: Node starts an ES module loader for the
-// first ES module a process runs, about a quarter of `node -e 0`, which printing a help text need not pay.
-await build({
-  entryPoints: { 'help-cache': 'src/help-cache.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: options.target,
-  logLevel: options.logLevel,
-});
+await build({ ...esm, entryPoints: { lib: 'src/lib.ts' } });
 
 // Every command's help, rendered now by commander so that bin/ can print it without loading the command tree.
-await build({ ...options, entryPoints: { 'help-render': 'src/help-render.ts' }, splitting: false });
-const { renderHelpCache } = await import(new URL('../dist/help-render.js', import.meta.url).href);
-await writeFile('dist/help.json', JSON.stringify(renderHelpCache()));
+await build({ ...esm, entryPoints: { 'help-render': 'src/help-render.ts' }, splitting: false });
+const { renderHelpCache, rootOptionsWithValue } = await import(new URL('../dist/help-render.js', import.meta.url).href);
+const helpCache = renderHelpCache();
+await writeFile('dist/help.json', JSON.stringify(helpCache));
 await rm('dist/help-render.js');
+
+// What bin/ runs, told which CLI bundle it starts and the names of its commands.
+await build({
+  ...common,
+  entryPoints: { launch: 'src/launch.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: {
+    EINVOICE_BUILD: JSON.stringify({
+      id: cliId,
+      commands: Object.keys(helpCache.helps).filter(Boolean),
+      optionsWithValue: rootOptionsWithValue(),
+    }),
+  },
+});
 
 execFileSync(
   process.execPath,

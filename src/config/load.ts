@@ -1,7 +1,9 @@
-import { cosmiconfig } from 'cosmiconfig';
+import { cosmiconfig, type Loader } from 'cosmiconfig';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { importEsModule } from '../es-module.js';
 import { UsageError } from '../errors.js';
 import { exampleProfileFile } from '../version.js';
 import { configSchema, type Config } from '../schemas/config.js';
@@ -21,6 +23,10 @@ export const configSearchPlaces = [
   'einvoice.config.cjs',
 ];
 
+/** A profile file written as JavaScript: what it exports as default (or `module.exports`). */
+const loadJavaScript: Loader = async (filepath) =>
+  ((await importEsModule(pathToFileURL(filepath).href)) as { default?: unknown }).default;
+
 /** A profile file once read and validated. */
 export interface LoadedConfig {
   config: Config;
@@ -37,6 +43,7 @@ export interface LoadedConfig {
 export async function loadConfig(cwd: string, explicitPath?: string): Promise<LoadedConfig> {
   const explorer = cosmiconfig(moduleName, {
     searchPlaces: configSearchPlaces,
+    loaders: { '.js': loadJavaScript, '.mjs': loadJavaScript, '.cjs': loadJavaScript },
     searchStrategy: 'global',
     stopDir: homedir(),
     cache: false,

@@ -11,6 +11,15 @@ export function sandboxStateFile(env: NodeJS.ProcessEnv): string {
   return join(stateHome, 'einvoice', 'sandbox.json');
 }
 
+/** The folder of files einvoice may delete at any time to rebuild them (V8's code cache of the CLI). */
+export function cacheFolder(env: NodeJS.ProcessEnv): string {
+  const cacheHome =
+    process.platform === 'win32'
+      ? (env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))
+      : (env.XDG_CACHE_HOME ?? join(homedir(), '.cache'));
+  return join(cacheHome, 'einvoice');
+}
+
 /** Where answers typed at prompts are kept when a run is interrupted or fails, so nothing typed is lost. */
 export function draftFile(kind: string, env: NodeJS.ProcessEnv, now: Date): string {
   const stateFile = sandboxStateFile({ ...env, EINVOICE_SANDBOX_STATE: undefined });

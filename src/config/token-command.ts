@@ -1,8 +1,13 @@
-import { execFile } from 'node:child_process';
 import { AuthError } from '../errors.js';
 
 /** Runs a profile's `tokenCommand` (e.g. a password manager's read) and returns its trimmed stdout. */
-export function runTokenCommand(command: string, environmentName: string, env: NodeJS.ProcessEnv): Promise<string> {
+export async function runTokenCommand(
+  command: string,
+  environmentName: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  // Node's child_process loads only for a profile that has a tokenCommand.
+  const { execFile } = process.getBuiltinModule('node:child_process');
   const shell = process.platform === 'win32' ? 'cmd.exe' : '/bin/sh';
   const args = process.platform === 'win32' ? ['/d', '/s', '/c', command] : ['-c', command];
   return new Promise((resolve, reject) => {

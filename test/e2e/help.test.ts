@@ -113,7 +113,7 @@ describe('help from the build', () => {
     mkdirSync(join(install, 'dist'));
     copyFileSync(binPath, join(install, 'bin', 'einvoice.cjs'));
     const built = join(binPath, '..', '..', 'dist');
-    for (const file of ['help.json', 'help-cache.cjs']) copyFileSync(join(built, file), join(install, 'dist', file));
+    for (const file of ['help.json', 'launch.cjs']) copyFileSync(join(built, file), join(install, 'dist', file));
     const run = (args: string[]) =>
       spawnSync(process.execPath, [join(install, 'bin', 'einvoice.cjs'), ...args], { encoding: 'utf8' });
 
