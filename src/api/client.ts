@@ -46,7 +46,7 @@ export function createClient(options: ClientOptions): InvoiceClient {
   let tokenPromise: Promise<string> | undefined;
   const token = () => (tokenPromise ??= readToken());
   const environment = options.environment ?? 'selected';
-  const http = createHttp(baseUrl, options, token);
+  const { http, logResponse } = createHttp(baseUrl, options, token);
 
   const send = async <T>(request: () => Promise<T>): Promise<T> => {
     try {
@@ -79,7 +79,7 @@ export function createClient(options: ClientOptions): InvoiceClient {
 
     async createInvoice(kind, invoice) {
       const response = await send(() =>
-        http.post(servicePaths.createInvoice(kind), { json: invoice, retry: { limit: 0 } }),
+        postJson(http, servicePaths.createInvoice(kind), JSON.stringify(invoice), logResponse),
       );
       const invoiceNumber = parseCreatedInvoiceNumber(response.body);
       if (invoiceNumber === undefined) {
@@ -90,11 +90,25 @@ export function createClient(options: ClientOptions): InvoiceClient {
   };
 }
 
-function createHttp(baseUrl: string, options: ClientOptions, token: () => Promise<string>): Got {
+/** The got instance of one service, and what logs a response (for --verbose). */
+interface Http {
+  http: Got;
+  logResponse(response: Response): void;
+}
+
+function createHttp(baseUrl: string, options: ClientOptions, token: () => Promise<string>): Http {
   const log = options.log;
   const started = new WeakMap<object, number>();
   const serviceOrigin = new URL(baseUrl).origin;
-  return got.extend({
+  const logResponse = (response: Response) => {
+    if (!log) return;
+    const since = started.get(response.request.options);
+    const took = since === undefined ? '' : ` (${Date.now() - since} ms)`;
+    log(
+      `< ${response.statusCode} ${response.statusMessage ?? ''}${took} ${response.request.options.method} ${response.url}`,
+    );
+  };
+  const http = got.extend({
     prefixUrl: baseUrl,
     headers: { 'user-agent': `einvoice/${version}`, accept: 'application/json' },
     responseType: 'text',
@@ -124,15 +138,43 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
       ],
       afterResponse: [
         (response) => {
-          const since = started.get(response.request.options);
-          const took = since === undefined ? '' : ` (${Date.now() - since} ms)`;
-          log?.(
-            `< ${response.statusCode} ${response.statusMessage ?? ''}${took} ${response.request.options.method} ${response.url}`,
-          );
+          logResponse(response);
           return response;
         },
       ],
     },
+  });
+  return { http, logResponse };
+}
+
+/**
+ * POSTs a JSON body through got's stream interface and resolves with the response, its text as `body`. A bulk run
+ * sends thousands of these, and the promise interface adds a third to the CPU time of each. Answers as that
+ * interface does: a status other than 2xx rejects with got's HTTPError, the body included; no retry.
+ */
+function postJson(http: Got, path: string, body: string, logResponse: (response: Response) => void) {
+  return new Promise<Response<string>>((resolve, reject) => {
+    const stream = http.stream.post(path, {
+      body,
+      headers: { 'content-type': 'application/json' },
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+    });
+    let response: Response<string> | undefined;
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (received: Response<string>) => (response = received));
+    stream.on('data', (chunk: string) => (text += chunk));
+    stream.on('error', reject);
+    stream.on('end', () => {
+      if (!response) return reject(new Error(`No response to POST ${path}.`));
+      response.body = text;
+      // The promise interface logs through the afterResponse hook, which got does not run for streams.
+      logResponse(response);
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) resolve(response);
+      else reject(new HTTPError(response));
+    });
   });
 }
 

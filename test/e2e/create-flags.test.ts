@@ -142,6 +142,17 @@ describe('create from flags', () => {
     }
   });
 
+  it('--verbose logs the request and the answer on stderr', async () => {
+    const args = [...without(recurringArgs, '--business-reference'), '--business-reference', 'PLAN-LOGGED'];
+    const result = await runCreate(home, [...args, '--verbose']);
+    const { last } = await received(sandbox);
+    expect(result.code).toBe(0);
+    const url = `${sandbox.url}/invoice-api/invoices/recurring`;
+    expect(result.stderr).toContain(`> POST ${url}\n`);
+    expect(result.stderr).toMatch(new RegExp(`^< 201 Created \\(\\d+ ms\\) POST ${url}$`, 'm'));
+    expect(result.stdout).toBe(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
+  });
+
   it('--dry-run prints the exact JSON body and sends nothing', async () => {
     const before = await received(sandbox);
     const result = await runCreate(home, [...singleArgs, '--dry-run']);
