@@ -9,78 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-
-/**
- * Work that got's dependencies do the moment they load, which every command that talks to the service would pay for
- * and none needs: each is deferred until first use. The build fails if a dependency's text has changed, so that a
- * new version is looked at rather than silently left slow.
- * - http2-wrapper builds a TLS socket only to read a class off it (for HTTP/2 proxies, which einvoice never uses):
- *   that makes a TLS context and parses the root certificates, 20 to 35 ms.
- * - @sindresorhus/is makes two Intl.ListFormat objects for its error messages: the first Intl object of a process
- *   loads ICU's locale data, some 15 ms.
- * - commander loads Node's child_process (with net and dgram) for subcommands that are programs of their own, which
- *   einvoice has none of.
- * - got loads its HTTP cache (cacheable-request, with keyv and http-cache-semantics), its DNS cache
- *   (cacheable-lookup) and its HTTP/2 client (http2-wrapper, with Node's http2) for options einvoice never sets:
- *   `cache`, `dnsCache` and `http2`. They load on first use instead (some 15 ms); a CacheError can only come from a
- *   cache that was loaded.
- */
-const deferredAtLoad = [
-  {
-    file: /http2-wrapper[\\/]source[\\/]utils[\\/]js-stream-socket\.js$/,
-    from: 'const JSStreamSocket = (new tls.TLSSocket(new stream.PassThrough()))._handle._parentWrap.constructor;\n\nmodule.exports = JSStreamSocket;',
-    to: `let JSStreamSocket;
-module.exports = function LazyJSStreamSocket(...args) {
-  JSStreamSocket ??= new tls.TLSSocket(new stream.PassThrough())._handle._parentWrap.constructor;
-  return new JSStreamSocket(...args);
-};`,
-  },
-  {
-    file: /@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
-    from: "const andFormatter = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });\nconst orFormatter = new Intl.ListFormat('en', { style: 'long', type: 'disjunction' });",
-    to: `const andFormatter = { format: (list) => new Intl.ListFormat('en', { style: 'long', type: 'conjunction' }).format(list) };
-const orFormatter = { format: (list) => new Intl.ListFormat('en', { style: 'long', type: 'disjunction' }).format(list) };`,
-  },
-  {
-    file: /commander[\\/]lib[\\/]command\.js$/,
-    from: "const childProcess = require('node:child_process');",
-    to: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
-  },
-  {
-    file: /got[\\/]dist[\\/]source[\\/]core[\\/]options\.js$/,
-    from: "import CacheableLookup from 'cacheable-lookup';\nimport http2wrapper from 'http2-wrapper';",
-    to: `const CacheableLookup = function (...args) { return new (require('cacheable-lookup').default)(...args); };
-const http2wrapper = {
-  get auto() { return require('http2-wrapper').auto; },
-  get globalAgent() { return require('http2-wrapper').globalAgent; },
-};`,
-  },
-  {
-    file: /got[\\/]dist[\\/]source[\\/]core[\\/]index\.js$/,
-    from: "import CacheableRequest, { CacheError as CacheableCacheError, } from 'cacheable-request';",
-    to: `let cacheableRequest;
-const CacheableRequest = function (...args) {
-  cacheableRequest ??= require('cacheable-request');
-  return new cacheableRequest.default(...args);
-};
-const CacheableCacheError = {
-  [Symbol.hasInstance]: (error) => cacheableRequest !== undefined && error instanceof cacheableRequest.CacheError,
-};`,
-  },
-];
-
-const deferAtLoad = {
-  name: 'defer-at-load',
-  setup(build) {
-    for (const { file, from, to } of deferredAtLoad) {
-      build.onLoad({ filter: file }, async ({ path }) => {
-        const text = await readFile(path, 'utf8');
-        if (!text.includes(from)) throw new Error(`${path} has changed: look again at what scripts/build.mjs defers`);
-        return { loader: 'js', contents: text.replace(from, to) };
-      });
-    }
-  },
-};
+import { patchDependencies } from './dependency-patches.mjs';
 
 await rm('dist', { recursive: true, force: true });
 const common = {
@@ -89,7 +18,7 @@ const common = {
   target: 'node20.17',
   // typescript and jiti load only for TypeScript profile files, which einvoice does not search for.
   external: ['typescript', 'jiti'],
-  plugins: [deferAtLoad],
+  plugins: [patchDependencies],
   logLevel: 'warning',
 };
 
