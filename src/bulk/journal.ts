@@ -31,31 +31,31 @@ export type JournalEntry =
   /** It was sent and may or may not have been created. */
   | { type: 'uncertain'; key: string; error: string };
 
-interface Batch {
-  promise: Promise<void>;
+/** How long an entry nobody waits for may stay written but not yet synced to the disk. */
+export const syncEveryMs = 50;
+
+interface Waiter {
+  /** Resolved once this many entries are on the disk. */
+  upTo: number;
   resolve(): void;
   reject(error: unknown): void;
 }
 
-function newBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  // Callers may not wait for every batch; a failure is also kept in `error` and thrown by the next append.
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
-/** Appends entries with group commit: the entries appended while one write and fsync run go out in the next. */
+/**
+ * Appends entries with group commit. Each group is written as soon as the one before it is, so a killed process
+ * loses nothing written (the system keeps it); it is synced to the disk at once when someone waits for it
+ * (`durable()`), and otherwise within `syncEveryMs`, which a power cut could cost.
+ */
 export class JournalWriter {
   readonly path: string;
   readonly #handle: FileHandle;
   #pending: string[] = [];
-  #pendingBatch: Batch | undefined;
-  #inflight: Promise<void> | undefined;
+  #appended = 0;
+  #written = 0;
+  #synced = 0;
+  #lastSync = performance.now();
+  #waiters: Waiter[] = [];
+  #timer: NodeJS.Timeout | undefined;
   #running = false;
   #error: Error | undefined;
 
@@ -85,14 +85,18 @@ export class JournalWriter {
   append(entry: JournalEntry): void {
     if (this.#error) throw this.#error;
     this.#pending.push(`${JSON.stringify(entry)}\n`);
-    this.#pendingBatch ??= newBatch();
+    this.#appended += 1;
     if (!this.#running) void this.#run();
   }
 
   /** Resolves once every entry appended so far is on disk. */
   durable(): Promise<void> {
     if (this.#error) return Promise.reject(this.#error);
-    return this.#pendingBatch?.promise ?? this.#inflight ?? Promise.resolve();
+    if (this.#synced === this.#appended) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#waiters.push({ upTo: this.#appended, resolve, reject });
+      if (!this.#running) void this.#run();
+    });
   }
 
   /** Writes what is queued and closes the file. */
@@ -100,32 +104,57 @@ export class JournalWriter {
     try {
       await this.durable();
     } finally {
+      clearTimeout(this.#timer);
       await this.#handle.close();
     }
   }
 
   async #run(): Promise<void> {
     this.#running = true;
-    while (this.#pendingBatch) {
-      const batch = this.#pendingBatch;
-      const text = this.#pending.join('');
-      this.#pending = [];
-      this.#pendingBatch = undefined;
-      this.#inflight = batch.promise;
-      try {
-        await this.#handle.appendFile(text);
-        await this.#handle.datasync();
-        batch.resolve();
-      } catch (error) {
-        this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
-        batch.reject(this.#error);
-        // Entries appended while this group was being written fail with it.
-        (this.#pendingBatch as Batch | undefined)?.reject(this.#error);
-        this.#pendingBatch = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    try {
+      while (this.#pending.length > 0 || this.#syncDue()) {
+        if (this.#pending.length > 0) {
+          const text = this.#pending.join('');
+          const count = this.#pending.length;
+          this.#pending = [];
+          await this.#handle.appendFile(text);
+          this.#written += count;
+        }
+        if (this.#syncDue()) {
+          const upTo = this.#written;
+          this.#lastSync = performance.now();
+          await this.#handle.datasync();
+          this.#synced = upTo;
+          const waiting: Waiter[] = [];
+          for (const waiter of this.#waiters) {
+            if (waiter.upTo <= upTo) waiter.resolve();
+            else waiting.push(waiter);
+          }
+          this.#waiters = waiting;
+        }
       }
+      if (this.#written > this.#synced) {
+        // Written, not yet synced, and nobody waits: sync when the interval is up, unless an append comes first.
+        const wait = Math.max(0, syncEveryMs - (performance.now() - this.#lastSync));
+        this.#timer = setTimeout(() => void this.#run(), wait);
+        this.#timer.unref();
+      }
+    } catch (error) {
+      this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
+      for (const waiter of this.#waiters) waiter.reject(this.#error);
+      this.#waiters = [];
+      this.#pending = [];
+    } finally {
+      this.#running = false;
     }
-    this.#inflight = undefined;
-    this.#running = false;
+  }
+
+  /** Written entries need syncing now: someone waits for them, or the interval is up. */
+  #syncDue(): boolean {
+    if (this.#written === this.#synced) return false;
+    return this.#waiters.length > 0 || performance.now() - this.#lastSync >= syncEveryMs;
   }
 }
 
