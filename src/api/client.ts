@@ -37,6 +37,8 @@ export interface InvoiceClient {
   refundInvoice(invoiceNumber: string, refund: Refund): Promise<void>;
   /** Creates an invoice and returns its number exactly as the service wrote it. */
   createInvoice(kind: InvoiceKind, invoice: Invoice): Promise<{ invoiceNumber: string }>;
+  /** The same with the invoice already written as JSON text (a bulk run keeps its checked bodies so). */
+  createInvoiceJson(kind: InvoiceKind, invoiceJson: string): Promise<{ invoiceNumber: string }>;
 }
 
 /** Creates a client for one environment of the service. */
@@ -77,10 +79,12 @@ export function createClient(options: ClientOptions): InvoiceClient {
       await send(() => http.post(path, { json: refund, retry: { limit: 0 } }));
     },
 
-    async createInvoice(kind, invoice) {
-      const response = await send(() =>
-        postJson(http, servicePaths.createInvoice(kind), JSON.stringify(invoice), logResponse),
-      );
+    createInvoice(kind, invoice) {
+      return this.createInvoiceJson(kind, JSON.stringify(invoice));
+    },
+
+    async createInvoiceJson(kind, invoiceJson) {
+      const response = await send(() => postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse));
       const invoiceNumber = parseCreatedInvoiceNumber(response.body);
       if (invoiceNumber === undefined) {
         throw unexpectedResponse(`the body of a created invoice is not an invoice number: ${preview(response.body)}`);

@@ -89,6 +89,15 @@ export class JournalWriter {
     if (!this.#running) void this.#run();
   }
 
+  /** Queues a record's `planned` entry, its body given as JSON text (written as it is). */
+  appendPlanned(planned: Omit<Extract<JournalEntry, { type: 'planned' }>, 'type' | 'body'>, bodyJson: string): void {
+    if (this.#error) throw this.#error;
+    const fields = JSON.stringify({ type: 'planned', ...planned });
+    this.#pending.push(`${fields.slice(0, -1)},"body":${bodyJson}}\n`);
+    this.#appended += 1;
+    if (!this.#running) void this.#run();
+  }
+
   /** Resolves once every entry appended so far is on disk. */
   durable(): Promise<void> {
     if (this.#error) return Promise.reject(this.#error);

@@ -147,7 +147,14 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         unmatched.push({ index, ownReference });
       }
       toSend += 1;
-      const entry = { index, key, journaled: sameBody, previouslySent, body: body as Record<string, unknown> };
+      const entry: SpoolEntry = {
+        index,
+        key,
+        journaled: sameBody,
+        previouslySent,
+        businessReference: body.businessReference,
+        bodyJson: JSON.stringify(body),
+      };
       const backlog = options.spool?.write(entry);
       if (backlog) await backlog;
     }

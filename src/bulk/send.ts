@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InvoiceClient } from '../api/client.js';
 import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../errors.js';
-import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
 import type { JournalEntry, JournalWriter } from './journal.js';
 import { Pacer } from './pacer.js';
 import type { RecordResult, RecordStatus } from './results.js';
@@ -14,7 +14,7 @@ import type { SpoolEntry } from './spool.js';
 
 export interface SendOptions {
   kind: InvoiceKind;
-  client: Pick<InvoiceClient, 'createInvoice'>;
+  client: Pick<InvoiceClient, 'createInvoiceJson'>;
   journal: JournalWriter;
   /** The records to send, in order. */
   entries: AsyncIterable<SpoolEntry>;
@@ -99,7 +99,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   };
 
   const sendOne = async (entry: SpoolEntry, result: RecordResult): Promise<void> => {
-    const hasReference = entry.body.businessReference !== undefined;
+    const hasReference = entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
     const giveUp = (error: string, failure?: unknown) =>
       mayHaveCreated
@@ -115,9 +115,14 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       }
       if (attempts === 1) {
         if (!entry.journaled) {
-          const { body } = entry;
           const { record: number, line, businessReference } = result;
-          if (!record({ type: 'planned', key: entry.key, record: number, line, businessReference, body })) return;
+          try {
+            journal.appendPlanned({ key: entry.key, record: number, line, businessReference }, entry.bodyJson);
+          } catch (error) {
+            outcome.journalError ??= error as Error;
+            stop.abort();
+            return;
+          }
         }
         if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
@@ -133,7 +138,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         }
       }
       try {
-        const { invoiceNumber } = await client.createInvoice(kind, entry.body as Invoice);
+        const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
         return settle(entry, result, 'created', { invoiceNumber });
       } catch (error) {
         const decision = decideRetry(error, { hasReference, attempts, retries });

@@ -16,7 +16,13 @@ export interface SpoolEntry {
   journaled: boolean;
   /** An earlier run sent it without learning the outcome. */
   previouslySent: boolean;
-  body: Record<string, unknown>;
+  /** The body's businessReference, when it has one. */
+  businessReference?: string;
+  /**
+   * The body as JSON text, as it is sent and journaled: kept as text from the plan to the request, so no record is
+   * parsed and written out again on the way.
+   */
+  bodyJson: string;
 }
 
 export class Spool {
@@ -28,7 +34,7 @@ export class Spool {
   /** A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left. */
   constructor(file: string) {
     this.#file = file;
-    this.#out = createWriteStream(file, { highWaterMark: 1 << 16 });
+    this.#out = createWriteStream(file, { highWaterMark: 1 << 20 });
     this.#out.on('error', (error) => (this.#error = error));
   }
 
@@ -40,7 +46,9 @@ export class Spool {
   write(entry: SpoolEntry): Promise<void> | undefined {
     if (this.#error) throw new Error(`Cannot write ${this.#file}: ${this.#error.message}`, { cause: this.#error });
     this.#count += 1;
-    if (this.#out.write(`${JSON.stringify(entry)}\n`)) return undefined;
+    // One line: the entry without its body, a tab (which JSON text never holds unescaped), the body's JSON text.
+    const { bodyJson, ...header } = entry;
+    if (this.#out.write(`${JSON.stringify(header)}\t${bodyJson}\n`)) return undefined;
     return once(this.#out, 'drain').then(() => undefined);
   }
 
@@ -53,7 +61,10 @@ export class Spool {
   /** The records in the order they were written. */
   async *read(): AsyncGenerator<SpoolEntry> {
     for await (const batch of ndjsonRecords(createReadStream(this.#file, { highWaterMark: 1 << 16 }))) {
-      for (const { text } of batch) yield JSON.parse(text) as SpoolEntry;
+      for (const { text } of batch) {
+        const tab = text.indexOf('\t');
+        yield { ...(JSON.parse(text.slice(0, tab)) as Omit<SpoolEntry, 'bodyJson'>), bodyJson: text.slice(tab + 1) };
+      }
     }
   }
 

@@ -103,6 +103,20 @@ describe('the journal', () => {
     expect(journalEntries(path).at(-1)).toMatchObject({ key: 'last' });
   });
 
+  it('writes a planned entry given its body as JSON text as it writes one given the body', async () => {
+    const body = { note: 'a "quoted" note', nameAr: 'قميص', items: [{ price: 12.5 }] };
+    const planned = { key: 'k', record: 3, line: 4, businessReference: 'R3' };
+    const path = join(tempDir(), 'j.ndjson');
+    const journal = await JournalWriter.open(path);
+    journal.appendPlanned(planned, JSON.stringify(body));
+    journal.append({ type: 'planned', ...planned, body });
+    journal.appendPlanned({ key: 'n', record: 5 }, JSON.stringify(body));
+    await journal.close();
+    const [fromText, fromObject, withoutReference] = readFileSync(path, 'utf8').split('\n');
+    expect(fromText).toBe(fromObject);
+    expect(JSON.parse(withoutReference ?? '')).toEqual({ type: 'planned', key: 'n', record: 5, body });
+  });
+
   it('is locked to one run at a time; a lock left by a dead process is taken over', async () => {
     const path = join(tempDir(), 'j.ndjson');
     const release = await lockJournal(path);

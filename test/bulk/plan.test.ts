@@ -7,9 +7,9 @@ import { chunked, record } from './helpers.js';
 
 const now = new Date('2026-03-10T08:30:00.000Z');
 
-/** Plans NDJSON text; returns the plan and what went to the spool. */
+/** Plans NDJSON text; returns the plan and what went to the spool, each body parsed back from its JSON text. */
 async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
-  const spooled: SpoolEntry[] = [];
+  const spooled: Array<SpoolEntry & { body: Record<string, unknown> }> = [];
   const text = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
   const result = await planBatch({
     kind: 'single',
@@ -21,7 +21,9 @@ async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
     records: readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
     spool: {
       write: (entry) => {
-        spooled.push(entry);
+        const body = JSON.parse(entry.bodyJson) as Record<string, unknown>;
+        expect(entry.businessReference).toBe(body.businessReference);
+        spooled.push({ ...entry, body });
         return undefined;
       },
     },

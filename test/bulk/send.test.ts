@@ -54,7 +54,8 @@ async function send(
     key: `key-${index + 1}`,
     journaled: false,
     previouslySent: false,
-    body: body(index + 1, options.withReference ?? true),
+    businessReference: options.withReference === false ? undefined : `R${index + 1}`,
+    bodyJson: JSON.stringify(body(index + 1, options.withReference ?? true)),
   }));
   const outcome = await sendRecords({
     kind: 'single',
