@@ -8,9 +8,9 @@
 //   validation   --dry-run of 100,000 NDJSON records: records per second   goal >= 100,000/s
 //   memory       peak RSS of that dry run   goal <= 120 MiB
 //
-// The bulk runs talk to a minimal stub of the service (in its own process) rather than to the sandbox: the sandbox
-// keeps its whole state in one object it copies on every write, so past a few thousand invoices it, not the CLI,
-// would set the pace.
+// The bulk goals are measured against a minimal stub of the service in its own process, which spends almost nothing
+// per request, so that the figures are the CLI's: the sandbox validates and stores every invoice, and on two cores
+// its work would be part of the figure. One run against the sandbox is shown beside them.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
@@ -26,11 +26,12 @@ const home = join(work, 'home');
 const token = 'bench-token-0123456789abcdef';
 const quick = process.env.BENCH_QUICK === '1';
 const startupRuns = quick ? 5 : 15;
-const bulkRuns = quick ? 1 : 3;
+// The issue asks for medians of at least 10 runs of each figure.
+const bulkRuns = quick ? 1 : 10;
 const bulkRecords = 10_000;
 const dryRunRecords = 100_000;
 
-if (!existsSync(join(root, 'dist', 'index.js'))) {
+if (!existsSync(join(root, 'dist', 'cli.cjs'))) {
   console.error('dist/ is missing: run `npm run build` first.');
   process.exit(1);
 }
@@ -95,30 +96,44 @@ function useProfile(baseUrl) {
   chmodSync(file, 0o600);
 }
 
-/** A minimal service: answers each create with the next number after `latency` ms; GET /__span tells (and resets)
- * the time from the first request's arrival to the last answer, which is the send phase of a run. */
+/**
+ * A minimal service: answers each create with the next number after `latency` ms; GET /__span tells (and resets)
+ * the time from the first request's arrival to the last answer, which is the send phase of a run, and the mean
+ * latency it served. Node's timers fire late (a millisecond and more under load), so each delay is the latency less
+ * the lateness seen so far: the service is as slow as asked, on average, and no slower.
+ */
 const stubSource = `
 const http = require('node:http');
 const latency = Number(process.env.STUB_LATENCY_MS || 0);
 let next = 1000001;
 let first = 0;
 let last = 0;
+let lateness = 0;
+let served = 0;
+let waited = 0;
 const server = http.createServer((req, res) => {
   if (req.url === '/__span') {
-    res.end(JSON.stringify({ ms: last - first }));
+    res.end(JSON.stringify({ ms: last - first, meanLatencyMs: served ? waited / served : 0 }));
     first = 0;
+    served = 0;
+    waited = 0;
     return;
   }
   if (!first) first = performance.now();
   req.resume();
   req.on('end', () => {
+    const arrived = performance.now();
     const answer = () => {
+      const took = performance.now() - arrived;
+      served += 1;
+      waited += took;
+      if (latency > 0) lateness += 0.05 * (took - latency);
       const body = String(next++);
       res.writeHead(201, { 'content-type': 'application/json', 'content-length': body.length });
       res.end(body);
       last = performance.now();
     };
-    if (latency > 0) setTimeout(answer, latency); else answer();
+    if (latency > 0) setTimeout(answer, Math.max(0, latency - lateness)); else answer();
   });
 });
 server.keepAliveTimeout = 60000;
@@ -126,9 +141,9 @@ server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://12
 process.on('SIGTERM', () => process.exit(0));
 `;
 
-/** The send phase of the last run, as the stub saw it. */
-async function sendPhaseMs(url) {
-  return (await (await globalThis.fetch(`${url}/__span`)).json()).ms;
+/** The send phase of the last run, as the stub saw it, and the mean latency it served. */
+async function sendPhase(url) {
+  return await (await globalThis.fetch(`${url}/__span`)).json();
 }
 
 /** A plain got loop: posts each line of the file with `concurrency` requests in flight, as fast as it can. */
@@ -149,6 +164,26 @@ import(${JSON.stringify(join(root, 'node_modules', 'got', 'dist', 'source', 'ind
   };
   await Promise.all(Array.from({ length: Number(concurrency) }, worker));
 });
+`;
+
+/** The same with Node's own HTTP client, no library: what the machine allows any client. */
+const httpLoopSource = `
+const http = require('node:http');
+const { readFileSync } = require('node:fs');
+const [file, url, concurrency, token] = process.argv.slice(1);
+const bodies = readFileSync(file, 'utf8').trim().split('\\n');
+const agent = new http.Agent({ keepAlive: true });
+const post = (body) => new Promise((resolve, reject) => {
+  const request = http.request(url + '/invoice-api/invoices/single', {
+    method: 'POST', agent,
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: 'Bearer ' + token },
+  }, (response) => { response.resume(); response.on('end', resolve); });
+  request.on('error', reject);
+  request.end(body);
+});
+let next = 0;
+const worker = async () => { while (next < bodies.length) await post(bodies[next++]); };
+Promise.all(Array.from({ length: Number(concurrency) }, worker)).then(() => agent.destroy());
 `;
 
 /** Records the CLI sends unchanged (dates already in their wire shapes), each with its own businessReference. */
@@ -252,6 +287,8 @@ async function main() {
   // Statistics against a sandbox served by another process.
   const sandbox = await serve([bin, 'sandbox', 'serve', '--port', '0', '--json', '--token', token]);
   useProfile(sandbox.ready.url);
+  // The first run after an install compiles the CLI and writes its code cache; the runs after it start from that.
+  const firstStats = (await timed(process.execPath, [bin, 'stats'])).ms;
   const stats = [];
   const node2 = [];
   for (let run = 0; run < startupRuns; run++) {
@@ -267,6 +304,11 @@ async function main() {
     statsRatio <= 3,
     `${startupRuns} runs each: ${fmt(median(stats))} / ${fmt(median(node2))}`,
   );
+  info(
+    'the first run, before the code cache',
+    `${(firstStats / median(node2)).toFixed(2)}x`,
+    `1 run: ${fmt(firstStats)}; it compiles the CLI and writes its code cache`,
+  );
 
   // Bulk with 20 ms of service latency at concurrency 32.
   const bulkFile = join(work, 'bulk.ndjson');
@@ -277,10 +319,22 @@ async function main() {
   useProfile(slow.ready.url);
   const walls = [];
   const phases = [];
-  await sendPhaseMs(slow.ready.url);
+  // What this machine allows, measured between the CLI's runs: Node's own HTTP client, and a plain got loop,
+  // under the same latency and concurrency.
+  const ceilings = { http: [], got: [] };
+  const ceilingArgs = (source) => ['-e', source, bulkFile, slow.ready.url, String(concurrency), token];
+  await sendPhase(slow.ready.url);
+  let servedLatency = 0;
   for (let run = 0; run < bulkRuns; run++) {
     walls.push((await timed(process.execPath, bulkArgs(bulkFile, concurrency))).ms);
-    phases.push(await sendPhaseMs(slow.ready.url));
+    const phase = await sendPhase(slow.ready.url);
+    phases.push(phase.ms);
+    servedLatency += phase.meanLatencyMs / bulkRuns;
+    if (run % 3 === 0) {
+      ceilings.http.push((await timed(process.execPath, ceilingArgs(httpLoopSource))).ms);
+      ceilings.got.push((await timed(process.execPath, ceilingArgs(gotLoopSource))).ms);
+      await sendPhase(slow.ready.url);
+    }
   }
   const ideal = (bulkRecords * latency) / concurrency;
   const efficiency = ideal / median(walls);
@@ -289,13 +343,23 @@ async function main() {
     efficiency.toFixed(2),
     '>= 0.9',
     efficiency >= 0.9,
-    `${bulkRuns} runs: ${fmt(median(walls))}, ideal ${fmt(ideal)}`,
+    `${bulkRuns} runs: ${fmt(median(walls))}, ideal ${fmt(ideal)}; the service's mean latency ${servedLatency.toFixed(2)} ms`,
   );
 
   info(
     'send phase (first request to last answer)',
     (ideal / median(phases)).toFixed(2),
     `no start-up or up-front validation: ${fmt(median(phases))}`,
+  );
+  info(
+    "Node's http client, no library (the ceiling here)",
+    (ideal / median(ceilings.http)).toFixed(2),
+    `${ceilings.http.length} runs: ${fmt(median(ceilings.http))}, whole processes`,
+  );
+  info(
+    'a plain got loop',
+    (ideal / median(ceilings.got)).toFixed(2),
+    `${ceilings.got.length} runs: ${fmt(median(ceilings.got))}, whole processes`,
   );
   // The same without businessReference: every record waits for its `sent` mark's fsync.
   const plainFile = join(work, 'bulk-no-reference.ndjson');
@@ -306,17 +370,29 @@ async function main() {
     (ideal / plainWall).toFixed(2),
     `each waits for its journal fsync before its request; 1 run: ${fmt(plainWall)}`,
   );
-  // What this machine allows: the plain got loop under the same latency and concurrency.
-  const loopArgs = ['-e', gotLoopSource, bulkFile, slow.ready.url, String(concurrency), token];
-  await sendPhaseMs(slow.ready.url);
-  const loopWall = (await timed(process.execPath, loopArgs)).ms;
-  const loopPhase = await sendPhaseMs(slow.ready.url);
-  info(
-    'a plain got loop (the ceiling here)',
-    (ideal / loopWall).toFixed(2),
-    `1 run: ${fmt(loopWall)}; its send phase ${fmt(loopPhase)} (${(ideal / loopPhase).toFixed(2)})`,
-  );
   await stop(slow.child);
+
+  // The same against the sandbox, which validates and keeps every invoice (in memory here) on the same two cores.
+  const sandboxService = await serve([
+    bin,
+    'sandbox',
+    'serve',
+    '--port',
+    '0',
+    '--json',
+    '--token',
+    token,
+    '--latency',
+    '20',
+  ]);
+  useProfile(sandboxService.ready.url);
+  const sandboxWall = (await timed(process.execPath, bulkArgs(bulkFile, concurrency))).ms;
+  await stop(sandboxService.child);
+  info(
+    'against the sandbox (sandbox serve --latency 20)',
+    (ideal / sandboxWall).toFixed(2),
+    `1 run: ${fmt(sandboxWall)}; the sandbox's own work shares the two cores`,
+  );
 
   // Throughput with no latency: the CLI against a plain got loop posting the same bodies to the same endpoint.
   const fast = await serve(['-e', stubSource], benchEnv({ STUB_LATENCY_MS: '0' }));
