@@ -147,15 +147,15 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         unmatched.push({ index, ownReference });
       }
       toSend += 1;
-      const entry: SpoolEntry = {
+      if (!options.spool) continue;
+      const backlog = options.spool.write({
         index,
         key,
         journaled: sameBody,
         previouslySent,
         businessReference: body.businessReference,
         bodyJson: JSON.stringify(body),
-      };
-      const backlog = options.spool?.write(entry);
+      });
       if (backlog) await backlog;
     }
   }
