@@ -21,16 +21,15 @@ const common = {
   plugins: [patchDependencies],
   logLevel: 'warning',
 };
+/** What runs as CommonJS: the CLI and what bin/ loads. */
+const commonjs = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, format: 'cjs' };
 
 // The CLI. Its commands' modules are still evaluated only when their command runs: esbuild turns each import() of
 // a command into a function that evaluates that part of the bundle. Whitespace and syntax are minified (not
 // names): a smaller file is faster to read and to check against its code cache.
 await build({
-  ...common,
+  ...commonjs,
   entryPoints: { cli: 'src/index.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
   minifyWhitespace: true,
   minifySyntax: true,
   // src/version.ts finds package.json and the example profile file from the module's URL.
@@ -70,11 +69,8 @@ await rm('dist/help-render.js');
 
 // What bin/ runs, told which CLI bundle it starts and the names of its commands.
 await build({
-  ...common,
+  ...commonjs,
   entryPoints: { launch: 'src/launch.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
   define: {
     EINVOICE_BUILD: JSON.stringify({
       id: cliId,
