@@ -40,7 +40,10 @@ const cliBundle = await readFile('dist/cli.cjs');
 // src/code-cache.ts reads the bundle as Latin-1, which is right for ASCII only: esbuild's default (charset: 'ascii').
 if (cliBundle.some((byte) => byte > 0x7f))
   throw new Error('dist/cli.cjs is not ASCII: src/code-cache.ts reads it as Latin-1');
+// The bundle names its build on its first line (src/code-cache.ts, bundleHeader), which the launcher checks before it
+// trusts a code cache with it.
 const cliId = createHash('sha256').update(cliBundle).digest('hex').slice(0, 16);
+await writeFile('dist/cli.cjs', `// einvoice build ${cliId}\n${cliBundle.toString('latin1')}`, 'latin1');
 
 // The programmatic API, as an ES module split into chunks.
 const esm = {

@@ -1,4 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -9,7 +21,24 @@ import { Script } from 'node:vm';
 // CommonJS file: so the build bundles the CLI into one (dist/cli.cjs) and this module loads it.
 
 /** How the code cache served a load. */
-export type CodeCacheState = 'used' | 'missing' | 'rejected' | 'off';
+export type CodeCacheState =
+  /** Compiled from the cache. */
+  | 'used'
+  /** No cache yet: compiled from the source; `saveCache` writes one. */
+  | 'missing'
+  /** V8 refused the cache (another Node.js, other flags, a damaged file): compiled from the source, rewritten. */
+  | 'rejected'
+  /** A cache file or folder another user could have written, or of another build: neither read nor written. */
+  | 'untrusted'
+  /** No cache asked for. */
+  | 'off';
+
+/** Where a bundle's code cache is, and which build of the bundle it is for. */
+export interface CodeCache {
+  file: string;
+  /** The build's id: the bundle's first line names it, and so does every cache file written for it. */
+  build: string;
+}
 
 export interface CompiledModule<T> {
   exports: T;
@@ -21,20 +50,26 @@ export interface CompiledModule<T> {
   saveCache(): void;
 }
 
+/** The first line of a bundle built as `build`, which the build writes. */
+export const bundleHeader = (build: string) => `// einvoice build ${build}\n`;
+/** The first bytes of a cache file written for `build`. */
+const cacheHeader = (build: string) => Buffer.from(`einvoice code cache ${build}\n`, 'latin1');
+
 /**
- * Loads the CommonJS file `file` as `require` would, compiling it with the code cache in `cacheFile` (none when
- * undefined). The cache file's name must change whenever the file does: V8 checks only the length of the source.
+ * Loads the CommonJS file `file` as `require` would, compiling it with its code cache, if `cache` names one that
+ * this user wrote for this very build. V8 checks a cache against the length of the source only, and runs the code in
+ * it: a cache made from another bundle of the same length, or planted by someone else, would run their code.
  */
-export function requireWithCodeCache<T>(file: string, cacheFile: string | undefined): CompiledModule<T> {
+export function requireWithCodeCache<T>(file: string, cache: CodeCache | undefined): CompiledModule<T> {
   // The build makes the bundle ASCII (esbuild escapes the rest), so Latin-1 reads it exactly, and faster than UTF-8.
   const source = readFileSync(file, 'latin1');
+  let state: CodeCacheState = cache ? 'missing' : 'off';
   let cachedData: Buffer | undefined;
-  if (cacheFile) {
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // No cache yet: this run writes it.
-    }
+  if (cache && !(source.startsWith(bundleHeader(cache.build)) && trustedFolders(cache.file))) state = 'untrusted';
+  else if (cache) {
+    const read = readTrusted(cache.file, cacheHeader(cache.build));
+    if (read === 'untrusted') state = 'untrusted';
+    else cachedData = read;
   }
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -42,13 +77,7 @@ export function requireWithCodeCache<T>(file: string, cacheFile: string | undefi
     // No import() in this code (Node 20 offers it to a vm script only as an experiment, with a warning): the bundle
     // imports ES modules through the launcher (src/es-module.ts).
   });
-  const state: CodeCacheState = !cacheFile
-    ? 'off'
-    : !cachedData
-      ? 'missing'
-      : script.cachedDataRejected
-        ? 'rejected'
-        : 'used';
+  if (cachedData) state = script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} as T };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
@@ -56,15 +85,53 @@ export function requireWithCodeCache<T>(file: string, cacheFile: string | undefi
     exports: module.exports,
     state,
     saveCache() {
-      if (!cacheFile || state === 'used') return;
+      if (!cache || (state !== 'missing' && state !== 'rejected')) return;
       try {
-        writeAtomically(cacheFile, script.createCachedData());
-        removeOldBuilds(cacheFile);
+        writeAtomically(cache.file, Buffer.concat([cacheHeader(cache.build), script.createCachedData()]));
+        removeOldBuilds(cache.file);
       } catch {
         // A cache is only ever a saving: a folder that cannot be written means the next run compiles again.
       }
     },
   };
+}
+
+/** True when a file or folder of this user's can be written by this user only (always on Windows, per-user). */
+function ownedAndPrivate(stats: Stats): boolean {
+  if (process.getuid === undefined) return true;
+  return stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
+}
+
+/** True when the cache's folders are this user's own, or not made yet (they are made so). */
+function trustedFolders(cacheFile: string): boolean {
+  for (const folder of [dirname(dirname(cacheFile)), dirname(cacheFile)]) {
+    let stats: Stats;
+    try {
+      stats = statSync(folder);
+    } catch {
+      return true;
+    }
+    if (!ownedAndPrivate(stats)) return false;
+  }
+  return true;
+}
+
+/** The cache in `file` less its header; undefined when there is none, or it is not this build's. */
+function readTrusted(file: string, header: Buffer): Buffer | undefined | 'untrusted' {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    // Asked of the file opened, not of the name: what is read is what was checked.
+    if (!ownedAndPrivate(fstatSync(descriptor))) return 'untrusted';
+    const data = readFileSync(descriptor);
+    return data.subarray(0, header.length).equals(header) ? data.subarray(header.length) : 'untrusted';
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** How many builds keep their caches: two versions run in turn (a global install and npx) each keep theirs. */
@@ -79,13 +146,20 @@ function removeOldBuilds(cacheFile: string): void {
   for (const { name } of builds.slice(buildsKept)) rmSync(join(folder, name), { recursive: true, force: true });
 }
 
-/** Writes by renaming a whole file into place, so that a concurrent run reads the old cache or the new one. */
+/**
+ * Writes by renaming a whole file into place, so that a concurrent run reads the old cache or the new one. A file a
+ * killed run left half written (an hour old) goes.
+ */
 function writeAtomically(file: string, data: Buffer): void {
   const folder = dirname(file);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const partial = `${file}.${process.pid}.partial`;
   writeFileSync(partial, data, { mode: 0o600 });
   renameSync(partial, file);
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    if (name.endsWith('.partial') && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { force: true });
+  }
 }
 
 /**

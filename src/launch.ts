@@ -1,5 +1,7 @@
 import { fstatSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CodeCache } from './code-cache.js';
+import type { ModuleImporter } from './es-module.js';
 import { helpFromCache, printToStdout } from './help-cache.js';
 
 // What bin/einvoice.cjs runs: help and the version from the build's cache when printed into a pipe, else the CLI
@@ -21,7 +23,7 @@ declare const EINVOICE_BUILD: BuildFacts;
 /** What the CLI bundle exports (src/index.ts). */
 interface Cli {
   main(argv: string[]): Promise<number>;
-  useModuleImporter(importModule: (url: string) => Promise<unknown>): void;
+  useModuleImporter(importModule: ModuleImporter): void;
 }
 
 /** Runs `einvoice` with the process's arguments. */
@@ -38,20 +40,28 @@ export function launch(argv: string[]): void {
 /** Runs the CLI bundle, with the code cache of the command `argv` names. */
 async function runCli(argv: string[]): Promise<void> {
   // Loaded here, so that the help above loads nothing it does not print with.
-  const { codeCacheFile, commandOf, requireWithCodeCache } = await import('./code-cache.js');
-  const { cacheFolder } = await import('./config/paths.js');
-  // None with NODE_DISABLE_COMPILE_CACHE, the variable Node 22 reads for its own compile cache.
-  const cacheFile = process.env.NODE_DISABLE_COMPILE_CACHE
-    ? undefined
-    : codeCacheFile(
-        join(cacheFolder(process.env), 'code'),
-        EINVOICE_BUILD.id,
-        commandOf(argv.slice(2), EINVOICE_BUILD.commands, EINVOICE_BUILD.optionsWithValue),
-      );
-  const cli = requireWithCodeCache<Cli>(join(__dirname, 'cli.cjs'), cacheFile);
+  const { requireWithCodeCache } = await import('./code-cache.js');
+  const cli = requireWithCodeCache<Cli>(join(__dirname, 'cli.cjs'), await codeCacheOf(argv));
   cli.exports.useModuleImporter((url) => import(url));
   process.exitCode = await cli.exports.main(argv);
   cli.saveCache();
+}
+
+/** The code cache of the command `argv` runs; none with NODE_DISABLE_COMPILE_CACHE (which Node 22 reads too). */
+async function codeCacheOf(argv: string[]): Promise<CodeCache | undefined> {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const { codeCacheFile, commandOf } = await import('./code-cache.js');
+  const { cacheFolder } = await import('./config/paths.js');
+  try {
+    const command = commandOf(argv.slice(2), EINVOICE_BUILD.commands, EINVOICE_BUILD.optionsWithValue);
+    return {
+      file: codeCacheFile(join(cacheFolder(process.env), 'code'), EINVOICE_BUILD.id, command),
+      build: EINVOICE_BUILD.id,
+    };
+  } catch {
+    // No home folder to find the cache in: the CLI runs without one.
+    return undefined;
+  }
 }
 
 /**

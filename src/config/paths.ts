@@ -1,28 +1,39 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * The merchant's folder of a kind: the variable's path (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `LOCALAPPDATA`) when it
+ * is an absolute one, else `fallback` below the home folder. An empty or relative value is ignored, as the XDG
+ * specification asks: it would put einvoice's files wherever the command happens to run.
+ */
+function userFolder(value: string | undefined, ...fallback: string[]): string {
+  return value && isAbsolute(value) ? value : join(homedir(), ...fallback);
+}
+
+/** The folder of state files: $XDG_STATE_HOME (~/.local/state), or %LOCALAPPDATA% on Windows. */
+function stateHome(env: NodeJS.ProcessEnv): string {
+  return process.platform === 'win32'
+    ? userFolder(env.LOCALAPPDATA, 'AppData', 'Local')
+    : userFolder(env.XDG_STATE_HOME, '.local', 'state');
+}
 
 /** The file that keeps the embedded sandbox's invoices between commands, in the merchant's state folder. */
 export function sandboxStateFile(env: NodeJS.ProcessEnv): string {
   if (env.EINVOICE_SANDBOX_STATE) return env.EINVOICE_SANDBOX_STATE;
-  const stateHome =
-    process.platform === 'win32'
-      ? (env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))
-      : (env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'));
-  return join(stateHome, 'einvoice', 'sandbox.json');
+  return join(stateHome(env), 'einvoice', 'sandbox.json');
 }
 
 /** The folder of files einvoice may delete at any time to rebuild them (V8's code cache of the CLI). */
 export function cacheFolder(env: NodeJS.ProcessEnv): string {
   const cacheHome =
     process.platform === 'win32'
-      ? (env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))
-      : (env.XDG_CACHE_HOME ?? join(homedir(), '.cache'));
+      ? userFolder(env.LOCALAPPDATA, 'AppData', 'Local')
+      : userFolder(env.XDG_CACHE_HOME, '.cache');
   return join(cacheHome, 'einvoice');
 }
 
 /** Where answers typed at prompts are kept when a run is interrupted or fails, so nothing typed is lost. */
 export function draftFile(kind: string, env: NodeJS.ProcessEnv, now: Date): string {
-  const stateFile = sandboxStateFile({ ...env, EINVOICE_SANDBOX_STATE: undefined });
   const stamp = now.toISOString().replace(/[:.]/g, '-');
-  return join(stateFile, '..', 'drafts', `${kind}-${stamp}.json`);
+  return join(stateHome(env), 'einvoice', 'drafts', `${kind}-${stamp}.json`);
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempHome } from '../helpers/cli.js';
@@ -27,11 +27,15 @@ describe('the code cache', () => {
     const written = cacheFiles(join(home, '.cache'));
     expect([...written.keys()].map((file) => basename(file))).toEqual([`${process.version}-${process.arch}-stats.bin`]);
     const [file] = written.keys();
-    expect(statSync(file as string).mode & 0o777).toBe(0o600);
+    const before = statSync(file as string);
+    expect(before.mode & 0o777).toBe(0o600);
 
     const second = await runCli(['stats', '--env', 'sandbox', '--json'], { env: { HOME: home } });
     expect(second).toEqual(first);
+    // Not written again (a refused cache is replaced by a new file, renamed into place).
     expect(cacheFiles(join(home, '.cache'))).toEqual(written);
+    const after = statSync(file as string);
+    expect({ ino: after.ino, mtimeMs: after.mtimeMs }).toEqual({ ino: before.ino, mtimeMs: before.mtimeMs });
   });
 
   it('keeps one file per command', async () => {
@@ -44,15 +48,35 @@ describe('the code cache', () => {
     expect(names.sort()).toEqual([`${prefix}config-show.bin`, `${prefix}sandbox-outbox.bin`, `${prefix}stats.bin`]);
   });
 
-  it('is replaced when damaged, with the same output', async () => {
+  it('is replaced when V8 refuses it, with the same output', async () => {
     const home = tempHome();
     const clean = await runCli(['stats', '--env', 'sandbox'], { env: { HOME: home } });
-    const [file] = cacheFiles(join(home, '.cache')).keys();
-    writeFileSync(file as string, 'damaged');
+    const [file] = [...cacheFiles(join(home, '.cache')).keys()] as [string];
+    const header = readFileSync(file).subarray(0, readFileSync(file).indexOf(10) + 1);
+    writeFileSync(file, Buffer.concat([header, Buffer.from('damaged')]));
 
     const again = await runCli(['stats', '--env', 'sandbox'], { env: { HOME: home } });
     expect(again).toEqual(clean);
-    expect(readFileSync(file as string).length).toBeGreaterThan('damaged'.length);
+    expect(readFileSync(file).length).toBeGreaterThan(header.length + 'damaged'.length);
+  });
+
+  it('is not run when another user could have written it, nor when it is of another build', async () => {
+    const home = tempHome();
+    const clean = await runCli(['stats', '--env', 'sandbox'], { env: { HOME: home } });
+    const [file] = [...cacheFiles(join(home, '.cache')).keys()] as [string];
+    const written = readFileSync(file);
+    // A same-length cache of another bundle would run that bundle's code: a run must never take one from a file
+    // others can write, nor one whose header names another build.
+    writeFileSync(file, Buffer.concat([written.subarray(0, written.indexOf(10) + 1), Buffer.from('planted')]));
+    chmodSync(file, 0o666);
+    const open = await runCli(['stats', '--env', 'sandbox'], { env: { HOME: home } });
+    expect(open).toEqual(clean);
+    expect(readFileSync(file).toString('latin1').endsWith('planted')).toBe(true);
+
+    chmodSync(file, 0o600);
+    writeFileSync(file, Buffer.from('einvoice code cache 0000000000000000\nplanted'));
+    expect(await runCli(['stats', '--env', 'sandbox'], { env: { HOME: home } })).toEqual(clean);
+    expect(readFileSync(file).toString('latin1').endsWith('planted')).toBe(true);
   });
 
   it('lives in XDG_CACHE_HOME when it is set, and nowhere with NODE_DISABLE_COMPILE_CACHE', async () => {
