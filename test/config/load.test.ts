@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+import { UsageError } from '../../src/errors.js';
 
 // The search for the profile file: synchronous for every place, asynchronous only to import a JavaScript file.
 
@@ -15,6 +16,21 @@ function project(): { root: string; nested: string } {
 }
 
 const profile = (name: string) => ({ defaultEnv: name, environments: { [name]: { baseUrl: 'https://example.com' } } });
+
+// The search ends in cosmiconfig's global folder, $XDG_CONFIG_HOME/einvoice: a new empty one for each test, so the
+// machine's own never answers.
+let globalFolder: string;
+const savedConfigHome = process.env.XDG_CONFIG_HOME;
+beforeEach(() => {
+  const configHome = mkdtempSync(join(tmpdir(), 'einvoice-config-home-'));
+  process.env.XDG_CONFIG_HOME = configHome;
+  globalFolder = join(configHome, 'einvoice');
+  mkdirSync(globalFolder);
+});
+afterEach(() => {
+  if (savedConfigHome === undefined) delete process.env.XDG_CONFIG_HOME;
+  else process.env.XDG_CONFIG_HOME = savedConfigHome;
+});
 
 describe('loadConfig', () => {
   it('finds the file in a folder above the working folder, the nearest first', async () => {
@@ -49,5 +65,42 @@ describe('loadConfig', () => {
   it('finds nothing when no folder up the tree has a file', async () => {
     const { nested } = project();
     expect(await loadConfig(nested)).toEqual({ config: {}, readableByOthers: false });
+  });
+
+  it.each([
+    ['config.json', JSON.stringify(profile('global'))],
+    ['config', 'defaultEnv: global\nenvironments:\n  global: {}\n'],
+    ['config.mjs', `export default ${JSON.stringify(profile('global'))};\n`],
+  ])("reads the global folder's %s last", async (name, text) => {
+    const { nested } = project();
+    writeFileSync(join(globalFolder, name), text);
+    expect(await loadConfig(nested)).toMatchObject({
+      config: { defaultEnv: 'global' },
+      filepath: join(globalFolder, name),
+    });
+  });
+
+  it('goes on past a JavaScript profile that exports nothing, as cosmiconfig does', async () => {
+    const { root, nested } = project();
+    writeFileSync(join(root, '.einvoicerc.json'), JSON.stringify(profile('parent')));
+    writeFileSync(join(nested, 'einvoice.config.mjs'), 'export const unused = 1;\n');
+    expect(await loadConfig(nested)).toMatchObject({ config: { defaultEnv: 'parent' } });
+  });
+
+  it('merges what $import names, a JavaScript file among them', async () => {
+    const { nested } = project();
+    writeFileSync(join(nested, 'base.mjs'), `export default ${JSON.stringify({ environments: { base: {} } })};\n`);
+    writeFileSync(join(nested, '.einvoicerc'), 'defaultEnv: base\n$import: ./base.mjs\n');
+    expect(await loadConfig(nested)).toMatchObject({ config: { defaultEnv: 'base', environments: { base: {} } } });
+  });
+
+  it('refuses a profile file in TypeScript, naming it', async () => {
+    const { nested } = project();
+    writeFileSync(join(nested, 'profile.ts'), 'export default {};\n');
+    const error = await loadConfig(nested, 'profile.ts').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(
+      'Cannot read the profile file profile.ts: profile.ts is TypeScript, which einvoice does not read: write it as JSON, YAML or JavaScript',
+    );
   });
 });

@@ -153,6 +153,24 @@ describe('token sources', () => {
     await expectStatsFromSandbox(home);
   });
 
+  it('reads an ES module profile in the global folder, $XDG_CONFIG_HOME/einvoice/config.mjs', async () => {
+    const home = tempHome();
+    const source = `export default ${JSON.stringify(localProfile(sandbox.url, sandbox.token))};\n`;
+    const filepath = writeProfile(home, source, { name: join('.config', 'einvoice', 'config.mjs') });
+    const show = await run(home, ['config', 'show']);
+    expect(showLine(show.stdout, 'Profile file')).toMatch(new RegExp(`^Profile file\\s+${filepath}$`));
+    await expectStatsFromSandbox(home);
+  });
+
+  it('refuses a profile file in TypeScript with exit 2, naming it', async () => {
+    const { home } = homeWith('export default {};\n', { name: 'profile.ts' });
+    const result = await run(home, ['stats', '--config', 'profile.ts']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toContain(
+      'Cannot read the profile file profile.ts: profile.ts is TypeScript, which einvoice does not read: write it as JSON, YAML or JavaScript',
+    );
+  });
+
   it('exits 3 for an environment without a token, sending nothing', async () => {
     const server = await startTestServer();
     servers.push(server);
