@@ -37,12 +37,20 @@ export interface InvoiceClient {
   refundInvoice(invoiceNumber: string, refund: Refund): Promise<void>;
   /** Creates an invoice and returns its number exactly as the service wrote it. */
   createInvoice(kind: InvoiceKind, invoice: Invoice): Promise<{ invoiceNumber: string }>;
-  /** The same with the invoice already written as JSON text (a bulk run keeps its checked bodies so). */
+}
+
+/** The client the CLI works with: also creates an invoice the CLI checked and keeps as JSON text (a bulk run's). */
+export interface ServiceClient extends InvoiceClient {
   createInvoiceJson(kind: InvoiceKind, invoiceJson: string): Promise<{ invoiceNumber: string }>;
 }
 
 /** Creates a client for one environment of the service. */
 export function createClient(options: ClientOptions): InvoiceClient {
+  return createServiceClient(options);
+}
+
+/** Creates the CLI's client for one environment of the service. */
+export function createServiceClient(options: ClientOptions): ServiceClient {
   const baseUrl = checkedBaseUrl(options.baseUrl);
   const readToken = typeof options.token === 'string' ? () => Promise.resolve(options.token as string) : options.token;
   let tokenPromise: Promise<string> | undefined;
@@ -56,6 +64,15 @@ export function createClient(options: ClientOptions): InvoiceClient {
     } catch (error) {
       throw toClientError(error, environment, options.tokenHint);
     }
+  };
+
+  const createInvoiceJson = async (kind: InvoiceKind, invoiceJson: string) => {
+    const response = await send(() => postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse));
+    const invoiceNumber = parseCreatedInvoiceNumber(response.body);
+    if (invoiceNumber === undefined) {
+      throw unexpectedResponse(`the body of a created invoice is not an invoice number: ${preview(response.body)}`);
+    }
+    return { invoiceNumber };
   };
 
   return {
@@ -79,18 +96,8 @@ export function createClient(options: ClientOptions): InvoiceClient {
       await send(() => http.post(path, { json: refund, retry: { limit: 0 } }));
     },
 
-    createInvoice(kind, invoice) {
-      return this.createInvoiceJson(kind, JSON.stringify(invoice));
-    },
-
-    async createInvoiceJson(kind, invoiceJson) {
-      const response = await send(() => postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse));
-      const invoiceNumber = parseCreatedInvoiceNumber(response.body);
-      if (invoiceNumber === undefined) {
-        throw unexpectedResponse(`the body of a created invoice is not an invoice number: ${preview(response.body)}`);
-      }
-      return { invoiceNumber };
-    },
+    createInvoice: (kind, invoice) => createInvoiceJson(kind, JSON.stringify(invoice)),
+    createInvoiceJson,
   };
 }
 
@@ -175,8 +182,9 @@ function postJson(http: Got, path: string, body: string, logResponse: (response:
       response.body = text;
       // The promise interface logs through the afterResponse hook, which got does not run for streams.
       logResponse(response);
+      // got's rule for its promise interface: 2xx, and 304 (redirects it has followed already).
       const status = response.statusCode;
-      if (status >= 200 && status < 300) resolve(response);
+      if ((status >= 200 && status <= 299) || status === 304) resolve(response);
       else reject(new HTTPError(response));
     });
   });

@@ -1,12 +1,12 @@
 import type { Profile } from '../config/profile.js';
 import { tokenHint } from '../config/profile.js';
 import { sandboxStateFile } from '../config/paths.js';
-import { createClient, isLoopback, type InvoiceClient } from './client.js';
+import { createServiceClient, isLoopback, type ServiceClient } from './client.js';
 import { UsageError } from '../errors.js';
 
 /** A client for the selected environment, and how to let go of it. */
 export interface ServiceConnection {
-  client: InvoiceClient;
+  client: ServiceClient;
   /** Where requests go: the base URL, or the embedded sandbox's address while it runs. */
   baseUrl: string;
   close(): Promise<void>;
@@ -32,14 +32,14 @@ export async function connectToService(profile: Profile, options: ConnectOptions
   if (profile.isEmbeddedSandbox) {
     const sandbox = await startEmbeddedSandbox(options.env);
     return {
-      client: createClient({ ...common, baseUrl: sandbox.url, token: sandbox.token }),
+      client: createServiceClient({ ...common, baseUrl: sandbox.url, token: sandbox.token }),
       baseUrl: sandbox.url,
       close: () => sandbox.close(),
     };
   }
   const baseUrl = profile.baseUrl as string;
   return {
-    client: createClient({ ...common, baseUrl, token: profile.readToken }),
+    client: createServiceClient({ ...common, baseUrl, token: profile.readToken }),
     baseUrl,
     close: () => Promise.resolve(),
   };

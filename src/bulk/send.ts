@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { InvoiceClient } from '../api/client.js';
+import type { ServiceClient } from '../api/client.js';
 import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../errors.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { JournalEntry, JournalWriter } from './journal.js';
@@ -14,7 +14,7 @@ import type { SpoolEntry } from './spool.js';
 
 export interface SendOptions {
   kind: InvoiceKind;
-  client: Pick<InvoiceClient, 'createInvoiceJson'>;
+  client: Pick<ServiceClient, 'createInvoiceJson'>;
   journal: JournalWriter;
   /** The records to send, in order. */
   entries: AsyncIterable<SpoolEntry>;

@@ -111,6 +111,65 @@ describe('createInvoice', () => {
       exitCode: 5,
       message: expect.stringContaining('not an invoice number'),
     });
+    // A 304 passes as got's promise interface lets it pass, and has no number either.
+    const notModified = await serve(answer(304, ''));
+    await expect(clientFor(notModified).createInvoice('single', invoice())).rejects.toMatchObject({ exitCode: 5 });
+  });
+
+  it('works as a function of its own, taken off the client', async () => {
+    const server = await serve(answer(201, '1000001'));
+    const { createInvoice } = clientFor(server);
+    await expect(createInvoice('single', invoice())).resolves.toEqual({ invoiceNumber: '1000001' });
+  });
+
+  it('turns a 401 into an AuthError, as for any request', async () => {
+    const server = await serve((_request, response) => sendJson(response, 401, { message: 'expired' }));
+    const error = await clientFor(server, { tokenHint: 'Set EINVOICE_TOKEN.' })
+      .createInvoice('single', invoice())
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toMatchObject({ exitCode: 3, hint: 'Set EINVOICE_TOKEN.' });
+  });
+
+  it('passes on the error of a token that cannot be read, sending nothing', async () => {
+    const server = await serve(answer(201, '1000001'));
+    const noToken = new AuthError('No token for the local environment.');
+    const error = await clientFor(server, { token: () => Promise.reject(noToken) })
+      .createInvoice('single', invoice())
+      .catch((caught: unknown) => caught);
+    expect(error).toBe(noToken);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('reports a time-out and a dropped connection as having maybe reached the service', async () => {
+    const silent = await serve(() => undefined);
+    const timedOut = await clientFor(silent, { timeoutMs: 200 })
+      .createInvoice('single', invoice())
+      .catch((caught: unknown) => caught);
+    expect(timedOut).toBeInstanceOf(ServiceUnavailableError);
+    expect(timedOut).toMatchObject({ mayHaveReachedService: true, exitCode: 5 });
+    expect((timedOut as Error).message).toContain('did not answer in time');
+
+    const dropping = await serve((_request, response) => {
+      response.socket?.destroy();
+    });
+    const dropped = await clientFor(dropping)
+      .createInvoice('single', invoice())
+      .catch((caught: unknown) => caught);
+    expect(dropped).toBeInstanceOf(ServiceUnavailableError);
+    expect(dropped).toMatchObject({ mayHaveReachedService: true, exitCode: 5 });
+    expect((dropped as Error).message).toContain('the connection was dropped');
+  });
+
+  it('logs the request and the answer without the token', async () => {
+    const server = await serve(answer(201, '1000001'));
+    const lines: string[] = [];
+    await clientFor(server, { log: (line) => lines.push(line) }).createInvoice('single', invoice());
+    expect(lines[0]).toBe(`> POST ${server.url}/invoice-api/invoices/single`);
+    expect(lines[1]).toMatch(
+      new RegExp(`^< 201 Created \\(\\d+ ms\\) POST ${server.url}/invoice-api/invoices/single$`),
+    );
+    expect(lines.join('\n')).not.toContain(token);
   });
 });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/api/client.js';
+import { createServiceClient } from '../../src/api/client.js';
 import { JournalWriter } from '../../src/bulk/journal.js';
 import { readJournal } from '../../src/bulk/journal-state.js';
 import type { RecordResult } from '../../src/bulk/results.js';
@@ -59,7 +59,7 @@ async function send(
   }));
   const outcome = await sendRecords({
     kind: 'single',
-    client: createClient({ baseUrl: server.url, token, environment: 'local', timeoutMs: 5_000 }),
+    client: createServiceClient({ baseUrl: server.url, token, environment: 'local', timeoutMs: 5_000 }),
     journal,
     entries: (async function* () {
       yield* entries;
