@@ -18,7 +18,7 @@ const common = {
   target: 'node20.17',
   // typescript and jiti load only for TypeScript profile files, which einvoice does not search for.
   external: ['typescript', 'jiti'],
-  plugins: [patchDependencies],
+  plugins: [patchDependencies()],
   logLevel: 'warning',
 };
 /** What runs as CommonJS: the CLI and what bin/ loads. */
@@ -30,6 +30,8 @@ const commonjs = { ...common, outdir: 'dist', outExtension: { '.js': '.cjs' }, f
 await build({
   ...commonjs,
   entryPoints: { cli: 'src/index.ts' },
+  // The CLI holds every dependency edited: each edit must have been made.
+  plugins: [patchDependencies({ everyFile: true })],
   minifyWhitespace: true,
   minifySyntax: true,
   // src/version.ts finds package.json and the example profile file from the module's URL.

@@ -103,20 +103,37 @@ function editsByFile() {
   return [...files.values()];
 }
 
-/** The esbuild plugin that makes the edits. */
-export const patchDependencies = {
-  name: 'patch-dependencies',
-  setup(build) {
-    for (const { file, edits } of editsByFile()) {
-      build.onLoad({ filter: file }, async ({ path }) => {
-        let text = await readFile(path, 'utf8');
-        for (const { from, to } of edits) {
-          if (!text.includes(from))
-            throw new Error(`${path} has changed: look again at scripts/dependency-patches.mjs`);
-          text = text.replace(from, to);
+/**
+ * The esbuild plugin that makes the edits. Each must find its text exactly once. With `everyFile`, a build that does
+ * not load every file edited fails too: a dependency that moved a file would otherwise lose its edit silently.
+ */
+export function patchDependencies({ everyFile = false } = {}) {
+  return {
+    name: 'patch-dependencies',
+    setup(build) {
+      const loaded = new Set();
+      for (const { file, edits } of editsByFile()) {
+        build.onLoad({ filter: file }, async ({ path }) => {
+          let text = await readFile(path, 'utf8');
+          for (const { from, to } of edits) {
+            if (text.split(from).length !== 2) {
+              throw new Error(`${path} has changed: look again at scripts/dependency-patches.mjs`);
+            }
+            text = text.replace(from, () => to);
+          }
+          loaded.add(file.source);
+          return { loader: 'js', contents: text };
+        });
+      }
+      build.onEnd((result) => {
+        if (!everyFile || result.errors.length > 0) return;
+        const missed = editsByFile().filter(({ file }) => !loaded.has(file.source));
+        if (missed.length > 0) {
+          throw new Error(
+            `No file matched ${missed.map(({ file }) => file).join(', ')}: look again at scripts/dependency-patches.mjs`,
+          );
         }
-        return { loader: 'js', contents: text };
       });
-    }
-  },
-};
+    },
+  };
+}

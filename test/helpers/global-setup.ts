@@ -10,7 +10,11 @@ function newestSource(folder: string): number {
       const path = join(folder, entry.name);
       return Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
     },
-    Math.max(statSync('tsconfig.build.json').mtimeMs, statSync('scripts/build.mjs').mtimeMs),
+    Math.max(
+      ...['tsconfig.build.json', 'scripts/build.mjs', 'scripts/dependency-patches.mjs'].map(
+        (file) => statSync(file).mtimeMs,
+      ),
+    ),
   );
 }
 
