@@ -32,7 +32,7 @@ export type JournalEntry =
   | { type: 'uncertain'; key: string; error: string };
 
 /** How long an entry nobody waits for may stay written but not yet synced to the disk. */
-export const syncEveryMs = 50;
+const defaultSyncEveryMs = 50;
 
 interface Waiter {
   /** Resolved once this many entries are on the disk. */
@@ -44,11 +44,12 @@ interface Waiter {
 /**
  * Appends entries with group commit. Each group is written as soon as the one before it is, so a killed process
  * loses nothing written (the system keeps it); it is synced to the disk at once when someone waits for it
- * (`durable()`), and otherwise within `syncEveryMs`, which a power cut could cost.
+ * (`durable()`), and otherwise within `syncEveryMs` (50 ms), which a power cut could cost.
  */
 export class JournalWriter {
   readonly path: string;
   readonly #handle: FileHandle;
+  readonly #syncEveryMs: number;
   #pending: string[] = [];
   #appended = 0;
   #written = 0;
@@ -59,17 +60,18 @@ export class JournalWriter {
   #running = false;
   #error: Error | undefined;
 
-  private constructor(path: string, handle: FileHandle) {
+  private constructor(path: string, handle: FileHandle, syncEveryMs: number) {
     this.path = path;
     this.#handle = handle;
+    this.#syncEveryMs = syncEveryMs;
   }
 
   /** Opens `path` for appending, first cutting off a torn last line (one a crash left without its newline). */
-  static async open(path: string): Promise<JournalWriter> {
+  static async open(path: string, { syncEveryMs = defaultSyncEveryMs } = {}): Promise<JournalWriter> {
     const handle = await open(path, 'a+');
     try {
       await cutTornTail(handle);
-      return new JournalWriter(path, handle);
+      return new JournalWriter(path, handle, syncEveryMs);
     } catch (error) {
       await handle.close();
       throw error;
@@ -83,17 +85,18 @@ export class JournalWriter {
 
   /** Queues an entry; it is written with the next group. Throws if the journal can no longer be written. */
   append(entry: JournalEntry): void {
-    if (this.#error) throw this.#error;
-    this.#pending.push(`${JSON.stringify(entry)}\n`);
-    this.#appended += 1;
-    if (!this.#running) void this.#run();
+    this.#enqueue(JSON.stringify(entry));
   }
 
   /** Queues a record's `planned` entry, its body given as JSON text (written as it is). */
   appendPlanned(planned: Omit<Extract<JournalEntry, { type: 'planned' }>, 'type' | 'body'>, bodyJson: string): void {
-    if (this.#error) throw this.#error;
     const fields = JSON.stringify({ type: 'planned', ...planned });
-    this.#pending.push(`${fields.slice(0, -1)},"body":${bodyJson}}\n`);
+    this.#enqueue(`${fields.slice(0, -1)},"body":${bodyJson}}`);
+  }
+
+  #enqueue(line: string): void {
+    if (this.#error) throw this.#error;
+    this.#pending.push(`${line}\n`);
     this.#appended += 1;
     if (!this.#running) void this.#run();
   }
@@ -146,7 +149,7 @@ export class JournalWriter {
       }
       if (this.#written > this.#synced) {
         // Written, not yet synced, and nobody waits: sync when the interval is up, unless an append comes first.
-        const wait = Math.max(0, syncEveryMs - (performance.now() - this.#lastSync));
+        const wait = Math.max(0, this.#syncEveryMs - (performance.now() - this.#lastSync));
         this.#timer = setTimeout(() => void this.#run(), wait);
         this.#timer.unref();
       }
@@ -163,7 +166,7 @@ export class JournalWriter {
   /** Written entries need syncing now: someone waits for them, or the interval is up. */
   #syncDue(): boolean {
     if (this.#written === this.#synced) return false;
-    return this.#waiters.length > 0 || performance.now() - this.#lastSync >= syncEveryMs;
+    return this.#waiters.length > 0 || performance.now() - this.#lastSync >= this.#syncEveryMs;
   }
 }
 

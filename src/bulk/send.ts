@@ -61,15 +61,20 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   if (options.signal?.aborted) onInterrupt();
   options.signal?.addEventListener('abort', onInterrupt, { once: true });
 
-  /** Journals an entry; a journal that cannot be written stops the run. */
-  const record = (entry: JournalEntry): boolean => {
+  /** A journal that cannot be written stops the run: nothing more could be recorded. */
+  const journalFailed = (error: unknown): false => {
+    outcome.journalError ??= error as Error;
+    stop.abort();
+    return false;
+  };
+  /** Journals an entry (a `planned` one with its body's text); false when the journal failed. */
+  const record = (...entry: [JournalEntry] | Parameters<JournalWriter['appendPlanned']>): boolean => {
     try {
-      journal.append(entry);
+      if (entry.length === 1) journal.append(entry[0]);
+      else journal.appendPlanned(...entry);
       return true;
     } catch (error) {
-      outcome.journalError ??= error as Error;
-      stop.abort();
-      return false;
+      return journalFailed(error);
     }
   };
 
@@ -114,28 +119,13 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         return giveUp('stopped before its retry');
       }
       if (attempts === 1) {
-        if (!entry.journaled) {
-          const { record: number, line, businessReference } = result;
-          try {
-            journal.appendPlanned({ key: entry.key, record: number, line, businessReference }, entry.bodyJson);
-          } catch (error) {
-            outcome.journalError ??= error as Error;
-            stop.abort();
-            return;
-          }
-        }
+        const { record: number, line, businessReference } = result;
+        const planned = { key: entry.key, record: number, line, businessReference };
+        if (!entry.journaled && !record(planned, entry.bodyJson)) return;
         if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
         // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
-        if (!hasReference) {
-          try {
-            await journal.durable();
-          } catch (error) {
-            outcome.journalError ??= error as Error;
-            stop.abort();
-            return;
-          }
-        }
+        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) return;
       }
       try {
         const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);

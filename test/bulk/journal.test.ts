@@ -1,4 +1,5 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalWriter, journalVersion, type JournalEntry } from '../../src/bulk/journal.js';
@@ -15,6 +16,13 @@ const run: JournalEntry = {
   kind: 'single',
   input: 'batch.ndjson',
 };
+
+/** A promise and what resolves it. */
+function signal(): { promise: Promise<void>; resolve(): void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
 
 async function write(path: string, entries: JournalEntry[]): Promise<void> {
   const journal = await JournalWriter.open(path);
@@ -101,6 +109,102 @@ describe('the journal', () => {
     journal.append({ type: 'sent', key: 'last', at: 'x' });
     await journal.close();
     expect(journalEntries(path).at(-1)).toMatchObject({ key: 'last' });
+  });
+
+  it('writes entries at once, and syncs them when someone waits or the interval is up', async () => {
+    const path = join(tempDir(), 'j.ndjson');
+    const syncs: Array<{ entriesOnFile: number }> = [];
+    // The real appendFile and fdatasync of the journal's file handle, wrapped: they say when they ran, and a sync can
+    // be held back.
+    const probe = await open(path, 'a');
+    const fileHandle = Object.getPrototypeOf(probe) as {
+      appendFile(this: FileHandle, text: string): Promise<void>;
+      datasync(this: FileHandle): Promise<void>;
+    };
+    await probe.close();
+    const { appendFile, datasync } = fileHandle;
+    let expected = 100;
+    const written = signal();
+    const syncStarted = signal();
+    let gate = Promise.resolve();
+    fileHandle.appendFile = async function (this: FileHandle, text: string) {
+      await appendFile.call(this, text);
+      // The groups written so far hold every entry appended so far.
+      if (journalEntries(path).length === expected) written.resolve();
+    };
+    fileHandle.datasync = async function (this: FileHandle) {
+      syncs.push({ entriesOnFile: journalEntries(path).length });
+      syncStarted.resolve();
+      await gate;
+      await datasync.call(this);
+    };
+    try {
+      // An interval no test outlasts: the syncs below are those asked for.
+      const journal = await JournalWriter.open(path, { syncEveryMs: 600_000 });
+      for (let index = 0; index < 100; index++) journal.append({ type: 'sent', key: `k${index}`, at: 'x' });
+      // Nobody waits: written at once (a killed process loses nothing), not yet synced.
+      await written.promise;
+      expect(journalEntries(path)).toHaveLength(100);
+      expect(syncs).toEqual([]);
+
+      // Someone waits: synced at once, and durable() resolves only once that sync is done.
+      expected = 101;
+      const held = signal();
+      gate = held.promise;
+      journal.append({ type: 'sent', key: 'waited', at: 'x' });
+      let durable = false;
+      const waiting = journal.durable().then(() => (durable = true));
+      await syncStarted.promise;
+      expect(durable).toBe(false);
+      held.resolve();
+      await waiting;
+      expect(durable).toBe(true);
+      // The last sync before durable() resolved covered the entry it waited for.
+      expect(syncs.at(-1)).toEqual({ entriesOnFile: 101 });
+      await journal.close();
+    } finally {
+      Object.assign(fileHandle, { appendFile, datasync });
+    }
+  });
+
+  it('syncs what nobody waits for once the interval is up', async () => {
+    const path = join(tempDir(), 'j.ndjson');
+    const probe = await open(path, 'a');
+    const fileHandle = Object.getPrototypeOf(probe) as { datasync(this: FileHandle): Promise<void> };
+    await probe.close();
+    const { datasync } = fileHandle;
+    const synced = signal();
+    fileHandle.datasync = async function (this: FileHandle) {
+      await datasync.call(this);
+      synced.resolve();
+    };
+    try {
+      const journal = await JournalWriter.open(path, { syncEveryMs: 20 });
+      journal.append({ type: 'sent', key: 'a', at: 'x' });
+      await synced.promise;
+      expect(journalEntries(path)).toHaveLength(1);
+      await journal.close();
+    } finally {
+      fileHandle.datasync = datasync;
+    }
+  });
+
+  it('fails whoever waits, and every later append, once a sync fails', async () => {
+    const path = join(tempDir(), 'j.ndjson');
+    const probe = await open(path, 'a');
+    const fileHandle = Object.getPrototypeOf(probe) as { datasync(this: FileHandle): Promise<void> };
+    await probe.close();
+    const datasync = fileHandle.datasync;
+    fileHandle.datasync = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    try {
+      const journal = await JournalWriter.open(path);
+      journal.append({ type: 'sent', key: 'a', at: 'x' });
+      await expect(journal.durable()).rejects.toThrow(`Cannot write the journal ${path}: no space left on device`);
+      expect(() => journal.append({ type: 'sent', key: 'b', at: 'x' })).toThrow('no space left on device');
+      await expect(journal.close()).rejects.toThrow('no space left on device');
+    } finally {
+      fileHandle.datasync = datasync;
+    }
   });
 
   it('writes a planned entry given its body as JSON text as it writes one given the body', async () => {
