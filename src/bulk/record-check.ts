@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../errors.js';
+import { withDateForms } from '../input/dates.js';
 import { withFlagName } from '../input/invoice-flags.js';
 import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
 import { formatAmount } from '../output/format.js';
@@ -87,7 +88,9 @@ export function checkBody(
   if (body && earlierIssues.length === 0) return { body };
   const checked = body ? undefined : validate(invoiceSchemas[context.kind], raw);
   const issues = [...earlierIssues, ...(checked && !checked.success ? checked.issues : [])];
-  return { issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : issue)) };
+  return {
+    issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : withDateForms(issue))),
+  };
 }
 
 /** True when the field at `path` (`customer.name`, `items[0].price`) was given by a flag. */

@@ -1,3 +1,5 @@
+import type { FieldIssue } from '../errors.js';
+
 // Turns what a merchant types for a date into the wire shape. Anything not understood is passed through unchanged,
 // so the schema reports it with its own message. Calendar dates are UTC dates.
 
@@ -41,6 +43,16 @@ export function resolveRelative(text: string, now: Date): Date | undefined {
   const unit = match[2];
   if (unit === 'm') return addMonths(now, amount);
   return new Date(now.getTime() + amount * (unit === 'w' ? 7 : 1) * 86_400_000);
+}
+
+/**
+ * An issue of a date field worded with every form the CLI reads: the schema names only the shape the service takes,
+ * and a merchant may type `+30d`. A missing date stays "is required".
+ */
+export function withDateForms(issue: FieldIssue): FieldIssue {
+  return isDateField(issue.path) && issue.message !== 'is required'
+    ? { ...issue, message: `must be ${acceptedDateForms(issue.path)}` }
+    : issue;
 }
 
 /** What `normalizeDate` understands for `field`, worded for an error message: more than the wire shape. */

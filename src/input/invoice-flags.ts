@@ -1,7 +1,7 @@
 import { quote } from 'shell-quote';
 import type { FieldIssue } from '../errors.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
-import { acceptedDateForms, isDateField } from './dates.js';
+import { withDateForms } from './dates.js';
 import { formatItemSpec, numberOrText, parseItemSpec } from './item-spec.js';
 
 /** The invoice flags as commander hands them over (every value is text; --item is repeatable). */
@@ -80,11 +80,7 @@ export function withFlagName(issue: FieldIssue): FieldIssue {
   const entry = invoiceFlagFields.find(
     (field) => issue.path === field.path || (field.option === 'item' && issue.path.startsWith('items[')),
   );
-  // The schema words a date as the service takes it; the CLI also reads friendlier forms, so name those.
-  const message =
-    isDateField(issue.path) && issue.message.startsWith('must be a real')
-      ? `must be ${acceptedDateForms(issue.path)}`
-      : issue.message;
+  const { message } = withDateForms(issue);
   return entry ? { path: `${issue.path} (${entry.flag})`, message } : { ...issue, message };
 }
 

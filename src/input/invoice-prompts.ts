@@ -14,7 +14,7 @@ import { singleItemSchema, recurringItemSchema } from '../schemas/item.js';
 import { fromMinorUnits } from '../schemas/money.js';
 import { formatPath, validate } from '../schemas/validate.js';
 import { formatAmount } from '../output/format.js';
-import { normalizeDate, type DateField } from './dates.js';
+import { normalizeDate, withDateForms, type DateField } from './dates.js';
 import { itemsTotal } from './invoice-input.js';
 import { numberOrText } from './item-spec.js';
 import { interruptible, promptContext } from './prompts.js';
@@ -269,7 +269,9 @@ export async function askForInvoice(
             validate: (text) => {
               if (question.optional && text.trim() === '') return true;
               const result = validate(question.rule, parse(text));
-              return result.success || (result.issues[0]?.message ?? 'is invalid');
+              if (result.success) return true;
+              const issue = { path: String(question.path.at(-1)), message: result.issues[0]?.message ?? 'is invalid' };
+              return withDateForms(issue).message;
             },
           },
           streams,

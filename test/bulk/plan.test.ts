@@ -65,6 +65,21 @@ describe('validation before anything is sent', () => {
     expect(spooled.map((entry) => entry.index)).toEqual([0]);
   });
 
+  it('words a bad date with every form a record may use, relative dates among them', async () => {
+    const { issues } = await plan([record(1, { sendingDate: 'next week', expiryDate: '31/12/2030' })]);
+    expect(issues).toEqual([
+      {
+        path: 'record 1 (line 1): sendingDate',
+        message: 'must be a date YYYY-MM-DD (e.g. 2026-12-31), today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
+      },
+      {
+        path: 'record 1 (line 1): expiryDate',
+        message:
+          'must be a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
+      },
+    ]);
+  });
+
   it('merges profile defaults < record < flags, resolves dates and computes the amount from the items', async () => {
     const { spooled } = await plan(
       [
