@@ -93,6 +93,29 @@ describe('config init in a terminal', () => {
     expect(JSON.parse(show.stdout)).toMatchObject({ token: 'env EINVOICE_PRODUCTION_TOKEN (tokenEnv)' });
   });
 
+  it('asks for another name rather than replace an environment entered already', async () => {
+    const home = tempHome();
+    const cli = startInTerminal(['config', 'init'], home);
+    await cli.answer('Environment name', '');
+    await cli.answer('Base URL of staging', 'https://staging.example.com');
+    await cli.waitFor('Where does the staging token come from?');
+    cli.type(keys.enter); // an environment variable
+    await cli.answer('Name of the variable', '');
+    await cli.answer('Add another environment?', 'y');
+    await cli.answer('Environment name', `${keys.backspace.repeat(10)}staging`);
+    await cli.waitFor('staging is entered already: choose another name');
+    cli.type(`${keys.backspace.repeat(7)}qa${keys.enter}`);
+    await cli.answer('Base URL of qa', 'https://qa.example.com');
+    await cli.waitFor('Where does the qa token come from?');
+    cli.type(keys.enter);
+    await cli.answer('Name of the variable', '');
+    await cli.answer('Add another environment?', 'n');
+    await cli.waitFor('Default environment');
+    cli.type(keys.enter);
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(Object.keys(JSON.parse(readFileSync(profilePath(home), 'utf8')).environments)).toEqual(['staging', 'qa']);
+  });
+
   it('refuses to replace an existing .einvoicerc without --force, before asking anything', async () => {
     const home = tempHome();
     writeFileSync(profilePath(home), '{"defaultEnv":"sandbox"}\n');

@@ -50,7 +50,11 @@ export async function initConfig(options: ConfigInitOptions, context: CommandCon
         {
           message: 'Environment name',
           default: Object.keys(environments).length === 0 ? 'staging' : productionEnvironment,
-          validate: checkWith(environmentNameSchema),
+          // A second entry of a name would silently replace the first, token and all.
+          validate: (value) =>
+            Object.hasOwn(environments, value.trim())
+              ? `${value.trim()} is entered already: choose another name`
+              : checkWith(environmentNameSchema)(value),
         },
         streams,
       ),
