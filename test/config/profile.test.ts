@@ -140,6 +140,16 @@ describe('token sources', () => {
     expect(`${error.message} ${error.hint}`).not.toContain(envToken);
   });
 
+  it('says when the shell found no such tokenCommand', async () => {
+    const { filepath } = withProfile({
+      environments: { prod3: { baseUrl: 'https://x.example.com', tokenCommand: 'no-such-password-manager read x' } },
+    });
+    const profile = await resolveFrom(filepath, { env: 'prod3', environment: { PATH: process.env.PATH } });
+    await expect(profile.readToken()).rejects.toThrow(
+      'The tokenCommand of the prod3 environment could not be run: the shell found no such command (exit 127).',
+    );
+  });
+
   it('lets EINVOICE_TOKEN override any source of the file', async () => {
     const { filepath } = withProfile(twoEnvironments);
     const profile = await resolveFrom(filepath, { environment: { EINVOICE_TOKEN: envToken } });
