@@ -14,13 +14,29 @@ export async function readJsonInput(path: string, context: CommandContext, flag 
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new UsageError(`Cannot read ${flag} ${source}: ${reason}.`);
   }
+  const json = content.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
-    value = JSON.parse(content.replace(/^\uFEFF/, ''));
+    value = JSON.parse(json);
   } catch (error) {
-    throw new UsageError(`${flag} ${source} is not valid JSON: ${(error as Error).message}.`);
+    throw new UsageError(`${flag} ${source} is not valid JSON: ${jsonProblem(json, (error as Error).message)}.`);
   }
   return withoutSchemaKey(value);
+}
+
+/**
+ * JSON.parse's message, on one line, with a line and column where it gives a position: "Expected ',' or '}' after
+ * property value in JSON at line 3, column 7".
+ */
+export function jsonProblem(text: string, message: string): string {
+  const where = (position: number) => {
+    const before = text.slice(0, position).split('\n');
+    return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}`;
+  };
+  const located = message.replace(/at position (\d+)/, (_match, position: string) => `at ${where(Number(position))}`);
+  const ended = /end of JSON input/.test(located) ? `${located} (the text ends at ${where(text.length)})` : located;
+  // The message quotes a piece of the input, which may hold line breaks.
+  return ended.replace(/\r?\n/g, '\\n');
 }
 
 /**
