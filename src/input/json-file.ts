@@ -34,7 +34,9 @@ export function jsonProblem(text: string, message: string): string {
     return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}`;
   };
   const located = message.replace(/at position (\d+)/, (_match, position: string) => `at ${where(Number(position))}`);
-  const ended = /end of JSON input/.test(located) ? `${located} (the text ends at ${where(text.length)})` : located;
+  const ended = /end of JSON input/.test(located)
+    ? `${located} (the text ends at ${where(text.trimEnd().length)})`
+    : located;
   // The message quotes a piece of the input, which may hold line breaks.
   return ended.replace(/\r?\n/g, '\\n');
 }

@@ -18,7 +18,7 @@ describe('jsonProblem', () => {
   });
 
   it('says where a cut-off text ends', () => {
-    expect(problem('{\n  "note": ')).toMatch(/ \(the text ends at line 2, column 11\)$/);
+    expect(problem('{\n  "note": \n\n')).toMatch(/ \(the text ends at line 2, column 10\)$/);
   });
 
   it('keeps the message on one line when it quotes line breaks', () => {
