@@ -63,14 +63,12 @@ const cacheHeader = (build: string) => Buffer.from(`einvoice code cache ${build}
 export function requireWithCodeCache<T>(file: string, cache: CodeCache | undefined): CompiledModule<T> {
   // The build makes the bundle ASCII (esbuild escapes the rest), so Latin-1 reads it exactly, and faster than UTF-8.
   const source = readFileSync(file, 'latin1');
-  let state: CodeCacheState = cache ? 'missing' : 'off';
-  let cachedData: Buffer | undefined;
-  if (cache && !(source.startsWith(bundleHeader(cache.build)) && trustedFolders(cache.file))) state = 'untrusted';
-  else if (cache) {
-    const read = readTrusted(cache.file, cacheHeader(cache.build));
-    if (read === 'untrusted') state = 'untrusted';
-    else cachedData = read;
-  }
+  const read =
+    cache && source.startsWith(bundleHeader(cache.build)) && trustedFolders(cache.file)
+      ? readTrusted(cache.file, cacheHeader(cache.build))
+      : 'untrusted';
+  const cachedData = read instanceof Buffer ? read : undefined;
+  let state: CodeCacheState = !cache ? 'off' : read === 'untrusted' ? 'untrusted' : 'missing';
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,

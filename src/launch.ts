@@ -40,28 +40,24 @@ export function launch(argv: string[]): void {
 /** Runs the CLI bundle, with the code cache of the command `argv` names. */
 async function runCli(argv: string[]): Promise<void> {
   // Loaded here, so that the help above loads nothing it does not print with.
-  const { requireWithCodeCache } = await import('./code-cache.js');
-  const cli = requireWithCodeCache<Cli>(join(__dirname, 'cli.cjs'), await codeCacheOf(argv));
+  const { codeCacheFile, commandOf, requireWithCodeCache } = await import('./code-cache.js');
+  const { cacheFolder } = await import('./config/paths.js');
+  const cache = (): CodeCache | undefined => {
+    // NODE_DISABLE_COMPILE_CACHE: the variable Node 22 reads for its own compile cache.
+    if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+    try {
+      const command = commandOf(argv.slice(2), EINVOICE_BUILD.commands, EINVOICE_BUILD.optionsWithValue);
+      const file = codeCacheFile(join(cacheFolder(process.env), 'code'), EINVOICE_BUILD.id, command);
+      return { file, build: EINVOICE_BUILD.id };
+    } catch {
+      // No home folder to find the cache in: the CLI runs without one.
+      return undefined;
+    }
+  };
+  const cli = requireWithCodeCache<Cli>(join(__dirname, 'cli.cjs'), cache());
   cli.exports.useModuleImporter((url) => import(url));
   process.exitCode = await cli.exports.main(argv);
   cli.saveCache();
-}
-
-/** The code cache of the command `argv` runs; none with NODE_DISABLE_COMPILE_CACHE (which Node 22 reads too). */
-async function codeCacheOf(argv: string[]): Promise<CodeCache | undefined> {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  const { codeCacheFile, commandOf } = await import('./code-cache.js');
-  const { cacheFolder } = await import('./config/paths.js');
-  try {
-    const command = commandOf(argv.slice(2), EINVOICE_BUILD.commands, EINVOICE_BUILD.optionsWithValue);
-    return {
-      file: codeCacheFile(join(cacheFolder(process.env), 'code'), EINVOICE_BUILD.id, command),
-      build: EINVOICE_BUILD.id,
-    };
-  } catch {
-    // No home folder to find the cache in: the CLI runs without one.
-    return undefined;
-  }
 }
 
 /**

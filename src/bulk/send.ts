@@ -67,16 +67,16 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     stop.abort();
     return false;
   };
-  /** Journals an entry (a `planned` one with its body's text); false when the journal failed. */
-  const record = (...entry: [JournalEntry] | Parameters<JournalWriter['appendPlanned']>): boolean => {
+  /** Appends to the journal; false when the journal failed. */
+  const journaled = (append: () => void): boolean => {
     try {
-      if (entry.length === 1) journal.append(entry[0]);
-      else journal.appendPlanned(...entry);
+      append();
       return true;
     } catch (error) {
       return journalFailed(error);
     }
   };
+  const record = (entry: JournalEntry) => journaled(() => journal.append(entry));
 
   const settle = (
     entry: SpoolEntry,
@@ -121,7 +121,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       if (attempts === 1) {
         const { record: number, line, businessReference } = result;
         const planned = { key: entry.key, record: number, line, businessReference };
-        if (!entry.journaled && !record(planned, entry.bodyJson)) return;
+        if (!entry.journaled && !journaled(() => journal.appendPlanned(planned, entry.bodyJson))) return;
         if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
         // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.

@@ -10,7 +10,7 @@ export type DateField = 'sendingDate' | 'releaseDate' | 'expiryDate';
 export const dateFields: readonly DateField[] = ['sendingDate', 'expiryDate', 'releaseDate'];
 
 /** True when `path` is one of the date fields. */
-export const isDateField = (path: string): path is DateField => (dateFields as readonly string[]).includes(path);
+const isDateField = (path: string): path is DateField => (dateFields as readonly string[]).includes(path);
 
 const relativePattern = /^\+(\d{1,4})([dwm])$/;
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -56,7 +56,7 @@ export function withDateForms(issue: FieldIssue): FieldIssue {
 }
 
 /** What `normalizeDate` understands for `field`, worded for an error message: more than the wire shape. */
-export function acceptedDateForms(field: DateField): string {
+function acceptedDateForms(field: DateField): string {
   const relative = 'today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)';
   return field === 'sendingDate'
     ? `a date YYYY-MM-DD (e.g. 2026-12-31), ${relative}`
