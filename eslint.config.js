@@ -16,11 +16,7 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
-    files: ['bin/**/*.cjs'],
-    languageOptions: {
-      sourceType: 'commonjs',
-      globals: { process: 'readonly', require: 'readonly', __dirname: 'readonly' },
-    },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    files: ['bin/**/*.js'],
+    languageOptions: { globals: { process: 'readonly' } },
   },
 );

@@ -1,4 +1,6 @@
-import { readFileSync, writeSync } from 'node:fs';
+// Node's fs as its CommonJS object: an ES import of a built-in builds a namespace of every export, and fs's lazy
+// ones (fs.promises) load Node's streams and readline, some 5 ms of a start-up that is otherwise 20.
+const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
 
 // `einvoice --help`, `einvoice <command> --help` and `--version` are answered without loading commander and the
 // command tree: the build renders every command's help with commander (src/help-render.ts) into dist/help.json,
@@ -30,7 +32,7 @@ export function cachedOutput(args: readonly string[], cache: HelpCache): string 
 }
 
 /** The cached answer to `args` from the build's help file (dist/help.json), if there is one. */
-export function helpFromCache(args: readonly string[], helpFile: string): string | undefined {
+export function helpFromCache(args: readonly string[], helpFile: string | URL): string | undefined {
   let cache: HelpCache;
   try {
     cache = JSON.parse(readFileSync(helpFile, 'utf8')) as HelpCache;

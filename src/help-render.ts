@@ -4,20 +4,6 @@ import type { HelpCache } from './help-cache.js';
 import { buildProgram } from './program.js';
 import { version } from './version.js';
 
-/** The root's options that take a value (`--env staging`), by every name they have. */
-export function rootOptionsWithValue(): string[] {
-  const program = buildProgram({
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: {},
-    cwd: '',
-  });
-  return program.options
-    .filter((option) => option.required || option.optional)
-    .flatMap((option) => [option.short, option.long].filter((name): name is string => name !== undefined));
-}
-
 /** Renders with commander the help of every command as it prints when stdout is not a terminal; run by the build. */
 export function renderHelpCache(): HelpCache {
   let written = '';

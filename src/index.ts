@@ -3,8 +3,6 @@ import type { CommandContext, InterruptControl } from './context.js';
 import { EinvoiceError, ExitCode, InterruptedError } from './errors.js';
 import { buildProgram } from './program.js';
 
-export { useModuleImporter } from './es-module.js';
-
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
 export async function main(argv: string[], context?: CommandContext): Promise<number> {
   const interrupts = context ? undefined : watchInterrupts();

@@ -3,7 +3,6 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { importEsModule } from '../es-module.js';
 import { UsageError } from '../errors.js';
 import { exampleProfileFile } from '../version.js';
 import { configSchema, type Config } from '../schemas/config.js';
@@ -25,7 +24,7 @@ export const configSearchPlaces = [
 
 /** A profile file written as JavaScript: what it exports as default (or `module.exports`). */
 const loadJavaScript: Loader = async (filepath) =>
-  ((await importEsModule(pathToFileURL(filepath).href)) as { default?: unknown }).default;
+  ((await import(pathToFileURL(filepath).href)) as { default?: unknown }).default;
 
 /** A profile file in TypeScript, which would need the TypeScript compiler at run time. */
 const refuseTypeScript = (filepath: string): never => {

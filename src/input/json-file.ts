@@ -33,7 +33,10 @@ export function jsonProblem(text: string, message: string): string {
     const before = text.slice(0, position).split('\n');
     return `line ${before.length}, column ${(before.at(-1) ?? '').length + 1}`;
   };
-  const located = message.replace(/at position (\d+)/, (_match, position: string) => `at ${where(Number(position))}`);
+  // Newer V8 (Node 24) adds its own " (line 3 column 7)" after the position: the place is said once, in our words.
+  const located = message
+    .replace(/ \(line \d+ column \d+\)$/, '')
+    .replace(/at position (\d+)/, (_match, position: string) => `at ${where(Number(position))}`);
   const ended = /end of JSON input/.test(located)
     ? `${located} (the text ends at ${where(text.trimEnd().length)})`
     : located;

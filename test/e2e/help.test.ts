@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHelpCache } from '../../src/help-render.js';
@@ -111,11 +111,13 @@ describe('help from the build', () => {
     const install = tempHome();
     mkdirSync(join(install, 'bin'));
     mkdirSync(join(install, 'dist'));
-    copyFileSync(binPath, join(install, 'bin', 'einvoice.cjs'));
+    copyFileSync(binPath, join(install, 'bin', 'einvoice.js'));
     const built = join(binPath, '..', '..', 'dist');
-    for (const file of ['help.json', 'launch.cjs']) copyFileSync(join(built, file), join(install, 'dist', file));
+    for (const file of ['help.json', 'start.js']) copyFileSync(join(built, file), join(install, 'dist', file));
+    // bin/einvoice.js is an ES module because the package is one.
+    writeFileSync(join(install, 'package.json'), '{"type":"module"}');
     const run = (args: string[]) =>
-      spawnSync(process.execPath, [join(install, 'bin', 'einvoice.cjs'), ...args], { encoding: 'utf8' });
+      spawnSync(process.execPath, [join(install, 'bin', 'einvoice.js'), ...args], { encoding: 'utf8' });
 
     const { helps, version } = renderHelpCache();
     expect(run(['create', 'single', '--help'])).toMatchObject({

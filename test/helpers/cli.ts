@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The CLI as a merchant runs it. */
-export const binPath = fileURLToPath(new URL('../../bin/einvoice.cjs', import.meta.url));
+export const binPath = fileURLToPath(new URL('../../bin/einvoice.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -27,7 +27,7 @@ export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'einvoice-test-'));
 }
 
-/** Spawns `node bin/einvoice.cjs ...args` and collects stdout, stderr and the exit code. */
+/** Spawns `node bin/einvoice.js ...args` and collects stdout, stderr and the exit code. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const home = options.env?.HOME ?? tempHome();
   const env: Record<string, string> = {

@@ -10,15 +10,11 @@ function newestSource(folder: string): number {
       const path = join(folder, entry.name);
       return Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
     },
-    Math.max(
-      ...['tsconfig.build.json', 'scripts/build.mjs', 'scripts/dependency-patches.mjs'].map(
-        (file) => statSync(file).mtimeMs,
-      ),
-    ),
+    Math.max(...['tsconfig.build.json', 'scripts/build.mjs'].map((file) => statSync(file).mtimeMs)),
   );
 }
 
-// End-to-end tests spawn bin/einvoice.cjs, which runs dist/: build it when any source is newer than the last build,
+// End-to-end tests spawn bin/einvoice.js, which runs dist/: build it when any source is newer than the last build,
 // so no test runs stale code and concurrent runs do not rewrite dist/ under each other needlessly.
 export default function buildWhenStale(): void {
   if (existsSync(stamp) && statSync(stamp).mtimeMs >= newestSource('src')) return;
