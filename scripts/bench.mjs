@@ -1,18 +1,19 @@
 // `npm run bench`: measures einvoice against its speed goals, as ratios taken in one run on this machine, so the
 // figures do not depend on how fast the machine is. Uses the built CLI (run `npm run build` first); builds nothing.
+// It runs on the Node.js that runs it (the project's Node 24 under npm), then once more on Node 22 from the npm
+// registry (`--node 22` alone measures only that one; BENCH_QUICK=1 takes fewer runs).
 //
 //   startup      einvoice --help / node -e 0                       goal <= 1.3
-//   stats        einvoice stats (sandbox in another process) / node -e 0   goal <= 3.0
-//   bulk         ideal time / wall time, 10,000 records, 20 ms latency, concurrency 32   goal >= 0.9
-//   throughput   CLI / a plain got loop posting the same bodies, no latency   goal >= 0.6
-//   validation   --dry-run of 100,000 NDJSON records: records per second   goal >= 100,000/s
+//   stats        einvoice stats (sandbox in another process) / node -e 0   goal <= 2.5
+//   bulk         a plain got loop's wall time / the CLI's, 10,000 records, 20 ms latency, concurrency 32   goal >= 0.97
+//   validation   --dry-run of 100,000 NDJSON records: records per second   goal >= 150,000/s
 //   memory       peak RSS of that dry run   goal <= 120 MiB
 //
 // The bulk goals are measured against a minimal stub of the service in its own process, which spends almost nothing
 // per request, so that the figures are the CLI's: the sandbox validates and stores every invoice, and on two cores
 // its work would be part of the figure. One run against the sandbox is shown beside them.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,9 @@ import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'einvoice.cjs');
+const bin = join(root, 'bin', 'einvoice.js');
+/** The oldest Node einvoice supports, from the npm registry: the one .ci/run's end-to-end tests run on too. */
+const node22 = `node@${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).config.oldestNode}`;
 const work = mkdtempSync(join(tmpdir(), 'einvoice-bench-'));
 const home = join(work, 'home');
 const token = 'bench-token-0123456789abcdef';
@@ -31,7 +34,7 @@ const bulkRuns = quick ? 1 : 10;
 const bulkRecords = 10_000;
 const dryRunRecords = 100_000;
 
-if (!existsSync(join(root, 'dist', 'cli.cjs'))) {
+if (!existsSync(join(root, 'dist', 'start.js'))) {
   console.error('dist/ is missing: run `npm run build` first.');
   process.exit(1);
 }
@@ -300,14 +303,14 @@ async function main() {
   report(
     'einvoice stats / node -e 0',
     `${statsRatio.toFixed(2)}x`,
-    '<= 3.0',
-    statsRatio <= 3,
+    '<= 2.5',
+    statsRatio <= 2.5,
     `${startupRuns} runs each: ${fmt(median(stats))} / ${fmt(median(node2))}`,
   );
   info(
-    'the first run, before the code cache',
+    'the first run, before the compile cache',
     `${(firstStats / median(node2)).toFixed(2)}x`,
-    `1 run: ${fmt(firstStats)}; it compiles the CLI and writes its code cache`,
+    `1 run: ${fmt(firstStats)}; it compiles the CLI and writes Node's compile cache`,
   );
 
   // Bulk with 20 ms of service latency at concurrency 32.
@@ -319,8 +322,8 @@ async function main() {
   useProfile(slow.ready.url);
   const walls = [];
   const phases = [];
-  // What this machine allows, measured between the CLI's runs: Node's own HTTP client, and a plain got loop,
-  // under the same latency and concurrency.
+  // A plain got loop, and Node's own HTTP client (what this machine allows any client), measured between the CLI's
+  // runs under the same latency and concurrency.
   const ceilings = { http: [], got: [] };
   const ceilingArgs = (source) => ['-e', source, bulkFile, slow.ready.url, String(concurrency), token];
   await sendPhase(slow.ready.url);
@@ -330,21 +333,21 @@ async function main() {
     const phase = await sendPhase(slow.ready.url);
     phases.push(phase.ms);
     servedLatency += phase.meanLatencyMs / bulkRuns;
-    if (run % 3 === 0) {
-      ceilings.http.push((await timed(process.execPath, ceilingArgs(httpLoopSource))).ms);
-      ceilings.got.push((await timed(process.execPath, ceilingArgs(gotLoopSource))).ms);
-      await sendPhase(slow.ready.url);
-    }
+    // The goal's yardstick runs as often as the CLI, right after it, so that both see the same machine.
+    ceilings.got.push((await timed(process.execPath, ceilingArgs(gotLoopSource))).ms);
+    if (run % 3 === 0) ceilings.http.push((await timed(process.execPath, ceilingArgs(httpLoopSource))).ms);
+    await sendPhase(slow.ready.url);
   }
   const ideal = (bulkRecords * latency) / concurrency;
-  const efficiency = ideal / median(walls);
+  const ofGotLoop = median(ceilings.got) / median(walls);
   report(
-    `bulk ${bulkRecords} @ ${latency} ms, c=${concurrency}: ideal / wall`,
-    efficiency.toFixed(2),
-    '>= 0.9',
-    efficiency >= 0.9,
-    `${bulkRuns} runs: ${fmt(median(walls))}, ideal ${fmt(ideal)}; the service's mean latency ${servedLatency.toFixed(2)} ms`,
+    `bulk ${bulkRecords} @ ${latency} ms, c=${concurrency}: got loop / CLI`,
+    ofGotLoop.toFixed(2),
+    '>= 0.97',
+    ofGotLoop >= 0.97,
+    `${bulkRuns} runs: ${fmt(median(walls))}, a plain got loop ${fmt(median(ceilings.got))}; the service's mean latency ${servedLatency.toFixed(2)} ms`,
   );
+  info('the CLI: ideal / wall', (ideal / median(walls)).toFixed(2), `ideal ${fmt(ideal)}`);
 
   info(
     'send phase (first request to last answer)',
@@ -406,12 +409,9 @@ async function main() {
     );
   }
   await stop(fast.child);
-  const throughput = median(loop) / median(cli);
-  report(
-    `bulk ${bulkRecords}, no latency: CLI / got loop`,
-    throughput.toFixed(2),
-    '>= 0.6',
-    throughput >= 0.6,
+  info(
+    `bulk ${bulkRecords}, no latency: got loop / CLI`,
+    (median(loop) / median(cli)).toFixed(2),
     `${bulkRuns} runs each (whole processes): CLI ${fmt(median(cli))}, got loop ${fmt(median(loop))}`,
   );
 
@@ -430,8 +430,8 @@ async function main() {
   report(
     `--dry-run of ${dryRunRecords} NDJSON records: rate`,
     `${Math.round(rate).toLocaleString('en-US')}/s`,
-    '>= 100,000/s',
-    rate >= 100_000,
+    '>= 150,000/s',
+    rate >= 150_000,
     `${bulkRuns} runs: ${fmt(median(dry.map((run) => run.ms)))} each, process start included`,
   );
   info(
@@ -451,7 +451,31 @@ async function main() {
   console.log(`\n${rows.length - missed} of ${rows.length} goals met${quick ? ' (BENCH_QUICK=1: fewer runs)' : ''}.`);
 }
 
-main()
+/** The path of Node 22's binary, installed from the npm registry into npm's cache by npx. */
+function node22Path() {
+  return execFileSync('npx', ['--yes', '--package', node22, '--', 'node', '-p', 'process.execPath'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+}
+
+/** The same bench on Node 22, in a process of its own. */
+function benchOnNode22() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node22Path(), [fileURLToPath(import.meta.url), '--here'], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the Node 22 bench exited ${code}`))));
+  });
+}
+
+const [flag, value] = process.argv.slice(2);
+const onlyNode22 = flag === '--node' && value === '22';
+(onlyNode22 ? Promise.resolve() : main())
+  .then(async () => {
+    if (flag === '--here') return;
+    console.log('');
+    await benchOnNode22();
+  })
   .catch((error) => {
     console.error(error);
     process.exitCode = 1;
