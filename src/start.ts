@@ -14,7 +14,9 @@ export async function start(argv: string[]): Promise<void> {
     return;
   }
   useCompileCache();
-  const { main } = await import('./index.js');
+  // The CLI is one CommonJS bundle (scripts/build.mjs says why), loaded as such.
+  const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
+  const { main } = require('./cli.cjs') as typeof import('./index.js');
   process.exitCode = await main(argv);
 }
 

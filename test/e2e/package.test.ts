@@ -51,7 +51,7 @@ describe('the npm package', () => {
     expect(outside).toEqual(['.eintvoicerc.example', 'LICENSE', 'README.md', 'bin/einvoice.js', 'package.json']);
     const built = files.filter((path) => path.startsWith('dist/'));
     expect(built).toEqual(
-      expect.arrayContaining(['dist/start.js', 'dist/index.js', 'dist/lib.js', 'dist/lib.d.ts', 'dist/help.json']),
+      expect.arrayContaining(['dist/start.js', 'dist/cli.cjs', 'dist/lib.js', 'dist/lib.d.ts', 'dist/help.json']),
     );
     // Only compiled modules, their declarations and the rendered help: no build stamp, no source maps, no tests.
     expect(built.filter((path) => !/\.(c?js|d\.ts)$/.test(path))).toEqual(['dist/help.json']);

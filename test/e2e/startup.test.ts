@@ -1,18 +1,19 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from '../helpers/cli.js';
+import { binPath, runCli, tempHome } from '../helpers/cli.js';
 import { startTestServer, statisticsHandler, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 
 // Start-up loads what a command uses and nothing else (the timings are `npm run bench`'s; this checks what loads).
-// A preloaded module records every module a run resolved, its own files and Node's built-ins, whoever asked.
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The files of this package (`dist/index.js`) and the Node.js built-ins (`node:http`) that `einvoice args` loads. */
-async function modulesLoaded(args: string[], home: string) {
+/** The files of this package that `einvoice args` loads, recorded by a preloaded module hook. */
+async function filesLoaded(args: string[]) {
+  const home = tempHome();
   const record = join(home, 'modules.json');
   const probe = join(home, 'record-modules.mjs');
   writeFileSync(
@@ -26,12 +27,42 @@ async function modulesLoaded(args: string[], home: string) {
     ].join('\n'),
   );
   const result = await runCli(args, { env: { HOME: home, NODE_OPTIONS: `--import ${probe}` } });
-  const urls = JSON.parse(readFileSync(record, 'utf8')) as string[];
-  const own = urls
+  const files = (JSON.parse(readFileSync(record, 'utf8')) as string[])
     .filter((url) => url.startsWith('file:') && fileURLToPath(url).startsWith(repo))
     .map((url) => fileURLToPath(url).slice(repo.length));
-  return { result, own, builtins: urls.filter((url) => url.startsWith('node:')) };
+  return { result, files };
 }
+
+/**
+ * The modules of the CLI bundle (`src/api/client.ts`, `node_modules/got/...`) that a run evaluated, from the V8
+ * coverage it wrote to `coverage`. esbuild wraps each module that is imported lazily in a function named after its
+ * path, which runs when the module is first imported; V8's coverage counts the calls of every function.
+ */
+function modulesEvaluated(coverage: string): string[] {
+  const evaluated = new Set<string>();
+  for (const file of readdirSync(coverage)) {
+    const { result: scripts } = JSON.parse(readFileSync(join(coverage, file), 'utf8')) as {
+      result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+    };
+    for (const script of scripts.filter(({ url }) => url.endsWith('/dist/cli.cjs'))) {
+      for (const { functionName, ranges } of script.functions) {
+        if (/^(src|node_modules)\/.+\.[cm]?[jt]s$/.test(functionName) && (ranges[0]?.count ?? 0) > 0) {
+          evaluated.add(functionName);
+        }
+      }
+    }
+  }
+  return [...evaluated];
+}
+
+/** Runs `einvoice args` with its V8 coverage recorded; resolves with its result and the modules it evaluated. */
+async function runRecorded(args: string[], home: string) {
+  const coverage = join(tempHome(), 'coverage');
+  const result = await runCli(args, { env: { HOME: home, NODE_V8_COVERAGE: coverage } });
+  return { result, evaluated: modulesEvaluated(coverage) };
+}
+
+const matching = (modules: string[], pattern: RegExp) => modules.filter((name) => pattern.test(name));
 
 describe('start-up', () => {
   let server: TestServer;
@@ -45,20 +76,40 @@ describe('start-up', () => {
 
   it('--help and --version into a pipe load bin/ and dist/start.js, and nothing else', async () => {
     for (const args of [['--help'], ['stats', '--help'], ['--version']]) {
-      const { result, own, builtins } = await modulesLoaded(args, tempHome());
+      const { result, files } = await filesLoaded(args);
       expect(result.code, args.join(' ')).toBe(0);
-      expect(own.filter((file) => !file.startsWith('node_modules/'))).toEqual(['bin/einvoice.js', 'dist/start.js']);
-      expect(builtins.filter((name) => ['node:http', 'node:net', 'node:stream'].includes(name))).toEqual([]);
+      expect(files).toEqual(['bin/einvoice.js', 'dist/start.js']);
     }
   });
 
-  it('stats loads the HTTP client, and neither the sandbox, the prompts, the spinner nor bulk creation', async () => {
-    const { result, own, builtins } = await modulesLoaded(['stats', '--json'], home);
+  it('--help rendered by commander evaluates commander, and none of the other libraries', () => {
+    // Standard output is /dev/null, a character device as a terminal is: the help is rendered live.
+    const coverage = join(tempHome(), 'coverage');
+    const result = spawnSync(process.execPath, [binPath, 'create', 'single', '--help'], {
+      env: { PATH: process.env.PATH ?? '', HOME: tempHome(), NODE_V8_COVERAGE: coverage },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const evaluated = modulesEvaluated(coverage);
+    expect(matching(evaluated, /^node_modules\/commander\//)).not.toEqual([]);
+    expect(matching(evaluated, /^node_modules\/(got|zod|@inquirer|ora|cosmiconfig)\//)).toEqual([]);
+    expect(matching(evaluated, /^src\/(sandbox|api|bulk\/send)/)).toEqual([]);
+  });
+
+  it('stats evaluates got and the client, and neither the sandbox, the prompts, the spinner nor bulk sending', async () => {
+    const { result, evaluated } = await runRecorded(['stats', '--json'], home);
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toHaveProperty('paidInvoices');
-    expect(own).toContain('dist/index.js');
-    expect(builtins).toContain('node:http');
-    // The chunks each of those is built into are named after the module a command imports (scripts/build.mjs).
-    expect(own.filter((file) => /^dist\/(sandbox|inquirer|prompts|ora|bulk|serve|admin)-/.test(file))).toEqual([]);
+    expect(matching(evaluated, /^node_modules\/got\//)).not.toEqual([]);
+    expect(evaluated).toContain('src/api/client.ts');
+    expect(matching(evaluated, /^node_modules\/(@inquirer|ora)\//)).toEqual([]);
+    expect(matching(evaluated, /^src\/(sandbox|input\/prompts|bulk\/send)/)).toEqual([]);
+  });
+
+  it('the embedded sandbox is evaluated when a command uses it', async () => {
+    const { result, evaluated } = await runRecorded(['stats', '--json'], tempHome());
+    expect(result.code, result.stderr).toBe(0);
+    expect(matching(evaluated, /^src\/sandbox\//)).not.toEqual([]);
   });
 });
