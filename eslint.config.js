@@ -16,6 +16,11 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
+    // The dashboard's script runs in the browser as it is shipped.
+    files: ['dashboard/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', fetch: 'readonly', EventSource: 'readonly' } },
+  },
+  {
     files: ['bin/**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
