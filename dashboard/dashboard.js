@@ -224,8 +224,10 @@ function button(text, label, onClick) {
   element.textContent = text;
   element.setAttribute('aria-label', label);
   element.addEventListener('click', () => {
-    element.disabled = true;
-    onClick().finally(() => (element.disabled = false));
+    // Busy rather than disabled: a disabled button loses the focus, and a keyboard user their place.
+    if (element.getAttribute('aria-disabled') === 'true') return;
+    element.setAttribute('aria-disabled', 'true');
+    onClick().finally(() => element.removeAttribute('aria-disabled'));
   });
   return element;
 }
@@ -265,7 +267,8 @@ function refundForm(invoice) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const submit = $('button', form);
-    submit.disabled = true;
+    if (submit.getAttribute('aria-disabled') === 'true') return;
+    submit.setAttribute('aria-disabled', 'true');
     act(async () => {
       const { token } = await request('POST', '/__sandbox/tokens', { ttlSeconds: 300 });
       await request(
@@ -279,7 +282,7 @@ function refundForm(invoice) {
         token,
       );
       return `Invoice ${invoice.invoiceNumber} is refunded.`;
-    }).finally(() => (submit.disabled = false));
+    }).finally(() => submit.removeAttribute('aria-disabled'));
   });
   return details;
 }
