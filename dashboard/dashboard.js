@@ -2,6 +2,15 @@
 // /__sandbox/events says the state changed, and acts only through the admin and service routes the CLI uses, with
 // same-origin JSON requests. Text from invoices is only ever set as textContent, never parsed as HTML.
 
+/** The six groups of the statistics, in the order the page lists them. */
+const groups = [
+  ['allInvoices', 'All'],
+  ['paidInvoices', 'Paid'],
+  ['unpaidInvoices', 'Unpaid'],
+  ['expiredInvoices', 'Expired'],
+  ['refundedInvoices', 'Refunded'],
+  ['canceledInvoices', 'Canceled'],
+];
 const stateNames = { UNPAID: 'Unpaid', PAID: 'Paid', EXPIRED: 'Expired', REFUNDED: 'Refunded', CANCELED: 'Canceled' };
 const groupOfState = {
   UNPAID: 'unpaidInvoices',
@@ -107,6 +116,15 @@ function render(next) {
 }
 
 function renderStatistics(statistics) {
+  const body = $('#stats tbody');
+  if (!body.firstElementChild) {
+    for (const [group, label] of groups) {
+      const row = fromTemplate('statistic-template');
+      row.dataset.group = group;
+      fill(row, { label });
+      body.append(row);
+    }
+  }
   const largest = Math.max(...Object.values(statistics).map((group) => group.totalAmount), 0);
   for (const row of document.querySelectorAll('#stats tbody tr')) {
     const group = statistics[row.dataset.group];
