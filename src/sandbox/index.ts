@@ -101,12 +101,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw error;
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const address = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${address}:${port}`;
   if (!feed) return { url, token, close };
+  // The dashboard answers this machine only: one listening on every address is opened through loopback.
+  const pageAddress = { '0.0.0.0': '127.0.0.1', '::': '[::1]' }[host] ?? address;
   return {
     url,
     token,
-    dashboardUrl: `${url}/__sandbox/ui/`,
+    dashboardUrl: `http://${pageAddress}:${port}/__sandbox/ui/`,
     close: () => {
       // Event streams never end on their own; the server closes once they have.
       feed.close();

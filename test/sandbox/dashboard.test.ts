@@ -56,7 +56,14 @@ describe('the dashboard', () => {
       await plain.close();
     }
     const sandbox = await start();
-    expect((sandbox as RunningSandbox & { dashboardUrl: string }).dashboardUrl).toBe(`${sandbox.url}/__sandbox/ui/`);
+    expect(sandbox.dashboardUrl).toBe(`${sandbox.url}/__sandbox/ui/`);
+  });
+
+  it('is opened through loopback when the sandbox listens on every address', async () => {
+    const sandbox = await start({ host: '0.0.0.0' });
+    const { port } = new URL(sandbox.url);
+    expect(sandbox.dashboardUrl).toBe(`http://127.0.0.1:${port}/__sandbox/ui/`);
+    expect((await fetch(sandbox.dashboardUrl ?? '')).status).toBe(200);
   });
 
   it('serves its page, style and script with their types and a policy that allows only the sandbox itself', async () => {
