@@ -236,6 +236,18 @@ describe('the dashboard in a browser', () => {
     expect(new Set(states)).toEqual(new Set(['EXPIRED']));
   });
 
+  it('shows text from an invoice as text, never as markup', async () => {
+    const name = '<img src=x onerror="document.title=1"> <b>Nadia</b>';
+    const number = await createWithCli(['--customer-name', name, '--amount', '5', '--note', '<script>1</script>']);
+    const page = await openDashboard();
+    const card = page.locator(`li[data-invoice="${number}"]`);
+    await card.locator('summary', { hasText: 'Notifications' }).click();
+    expect(await card.locator('[data-field="customer"]').textContent()).toBe(name);
+    expect(await card.locator('.bubble').textContent()).toContain(`Hello ${name}, invoice ${number}`);
+    expect(await card.locator('img, b, script').count()).toBe(0);
+    expect(await page.title()).toBe('einvoice sandbox');
+  });
+
   it('works from the keyboard', async () => {
     const number = await createWithCli(['--customer-name', 'Karim Fathy', '--amount', '10', '--note', 'Pens']);
     const page = await openDashboard();
