@@ -19,4 +19,9 @@ export default tseslint.config(
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly' } },
   },
+  {
+    // The dashboard's script runs in the browser as it is shipped.
+    files: ['dashboard/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', fetch: 'readonly', EventSource: 'readonly' } },
+  },
 );

@@ -129,16 +129,38 @@ Examples:
       repeatable,
     )
     .option('--seed <n>', 'seed of the fault injection, for reproducible runs', wholeNumberFlag(0))
+    .option('--ui', 'also serve the dashboard at /__sandbox/ui/ (this machine only)')
     .addHelpText(
       'after',
       `
 Examples:
   $ einvoice sandbox serve --port 4010 --token local-dev
+  $ einvoice sandbox serve --port 4010 --state sandbox.json --ui
   $ einvoice sandbox serve --port 0 --json --fault 503=0.05 --fault drop-after-commit=0.02 --seed 7`,
     )
     .action(async (_options, command: Command) => {
       const { serveSandbox } = await import('./commands/sandbox/serve.js');
       await serveSandbox(globals(command), context);
+    });
+
+  sandbox
+    .command('ui')
+    .description("open the built-in sandbox's dashboard: invoices, statistics and the customers' messages, live")
+    .option('--port <port>', 'port to listen on (0 picks a free one)', wholeNumberFlag(0, 65_535), 0)
+    .option('--no-open', 'print the address only; do not open a browser')
+    .addHelpText(
+      'after',
+      `
+The dashboard follows the built-in sandbox's state file, so invoices created by other einvoice commands appear
+at once. A browser opens when there is one (never in CI, nor without a display); the address is printed either way.
+
+Examples:
+  $ einvoice sandbox ui
+  $ einvoice sandbox ui --port 4011 --no-open`,
+    )
+    .action(async (_options, command: Command) => {
+      const { sandboxUi } = await import('./commands/sandbox/ui.js');
+      await sandboxUi(globals(command), context);
     });
 
   sandbox

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serviceErrorCodes, type ServiceErrorBody } from '../schemas/service-error.js';
 import type { FieldIssue } from '../errors.js';
 
@@ -9,6 +9,10 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Close the connection after answering (the request body was not read to its end). */
   closeConnection?: boolean;
+  /** A body that is not JSON (a page of the dashboard), sent in place of `json`; `headers` give its content-type. */
+  body?: Buffer;
+  /** Keeps the response open after the headers and hands it over (server-sent events); `json` is not sent. */
+  stream?: (res: ServerResponse) => void;
 }
 
 /** A reply holding `value` as JSON. */

@@ -5,6 +5,8 @@ import { faultSettingsSchema, type FaultKind } from '../schemas/sandbox-admin.js
 import { validate } from '../schemas/validate.js';
 import { SandboxApp, freshState } from './app.js';
 import { newToken } from './auth.js';
+import { ChangeFeed } from './dashboard/changes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { FaultInjector } from './faults.js';
 import { adminRoutes } from './routes/admin.js';
 import { serviceRoutes } from './routes/service.js';
@@ -37,6 +39,8 @@ export interface SandboxOptions {
   firstInvoiceNumber?: string;
   /** Told of each request answered and each unexpected failure; default: nothing is logged. */
   log?: (event: SandboxLogEvent) => void;
+  /** Serve the dashboard at /__sandbox/ui/, with its view and live events (this machine only). */
+  ui?: boolean;
 }
 
 /** A sandbox that is listening. */
@@ -45,6 +49,8 @@ export interface RunningSandbox {
   url: string;
   /** The merchant token it accepts. */
   token: string;
+  /** The dashboard's address, when it is served (`ui`). */
+  dashboardUrl?: string;
   /** Stops accepting, closes idle connections and resolves once the server is closed. */
   close(): Promise<void>;
 }
@@ -69,10 +75,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const token = options.token ?? newToken();
   if (!/^\S+$/.test(token)) throw new RangeError('The sandbox token must be non-empty text without spaces');
 
-  const store = await openStore({
-    file: options.stateFile === undefined ? undefined : resolve(options.stateFile),
+  const stateFile = options.stateFile === undefined ? undefined : resolve(options.stateFile);
+  const stored = await openStore({
+    file: stateFile,
     create: () => freshState(firstInvoiceNumber, options.demo ?? false),
   });
+  const feed = options.ui ? new ChangeFeed(stateFile) : undefined;
+  const store = feed ? feed.observe(stored) : stored;
   const faults = new FaultInjector({
     latencyMs: settings.data.latencyMs ?? 0,
     faults: settings.data.faults ?? {},
@@ -81,14 +90,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const app = new SandboxApp({ store, token, faults, firstInvoiceNumber });
   const { server, close } = createSandboxServer(
     app,
-    [...serviceRoutes(app), ...adminRoutes(app)],
+    [...serviceRoutes(app), ...adminRoutes(app), ...(feed ? dashboardRoutes(app, feed) : [])],
     options.log ?? (() => {}),
   );
 
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 0, host);
-  await once(server, 'listening');
+  await once(server, 'listening').catch((error: unknown) => {
+    feed?.close();
+    throw error;
+  });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return { url, token, close };
+  const address = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${address}:${port}`;
+  if (!feed) return { url, token, close };
+  // The dashboard answers this machine only: one listening on every address is opened through loopback.
+  const pageAddress = { '0.0.0.0': '127.0.0.1', '::': '[::1]' }[host] ?? address;
+  return {
+    url,
+    token,
+    dashboardUrl: `http://${pageAddress}:${port}/__sandbox/ui/`,
+    close: () => {
+      // Event streams never end on their own; the server closes once they have.
+      feed.close();
+      return close();
+    },
+  };
 }

@@ -1,7 +1,9 @@
+import type { communicationLangs } from '../schemas/fields.js';
 import type { OutboxMessage, StoredInvoice } from './state.js';
 
-// The texts of the SMS and e-mails the service sends. The real wording is not documented; these say the same
-// things in English or Arabic, following communicationLang.
+// The texts of the SMS and e-mails the service sends: one template per channel and language, here only. The outbox
+// (`GET /__sandbox/outbox`) and the dashboard both show what these write. The real wording is not documented; these
+// say the same things in English or Arabic, following communicationLang.
 
 /** The address the sandbox pretends the merchant's alerts go to. */
 export const merchantAddress = 'merchant@sandbox.invalid';
@@ -20,6 +22,9 @@ export function formatAmount(amount: number): string {
   return `${whole}.${String(minor % 100).padStart(2, '0')}`;
 }
 
+type CommunicationLang = (typeof communicationLangs)[number];
+
+/** What the customer's templates say about an invoice, already written as text. */
 interface MessageFacts {
   name: string;
   number: string;
@@ -28,37 +33,70 @@ interface MessageFacts {
   payBy: string;
   /** Set when the customer pays at a retail point with the order reference number instead of a link. */
   orderReference?: string;
+  /** The invoice's items, named in the message's language. */
+  items: Array<{ name: string; quantity: number; price: string }>;
 }
 
-const english = {
-  sms: (f: MessageFacts) =>
-    `Hello ${f.name}, invoice ${f.number} for ${f.amount} (${f.note}) is ready. ` +
-    (f.orderReference
-      ? `Pay at any service retail point with order reference number ${f.orderReference} by ${f.payBy}.`
-      : `Pay by ${f.payBy}: ${paymentLink(f.number)}`),
-  email: (f: MessageFacts) =>
-    `Subject: Invoice ${f.number} for ${f.amount}\n\nHello ${f.name},\n\nYou have a new invoice for ${f.amount}: ${f.note}.\n` +
-    (f.orderReference
-      ? `Pay at any service retail point with order reference number ${f.orderReference} by ${f.payBy}.`
-      : `Pay online by ${f.payBy}: ${paymentLink(f.number)}`),
+/** An e-mail: its subject and its body. */
+interface Email {
+  subject: string;
+  text: string;
+}
+
+interface CustomerTemplates {
+  sms(facts: MessageFacts): string;
+  email(facts: MessageFacts): Email;
+}
+
+/** The customer's SMS and e-mail in each language of communicationLang. */
+const customerTemplates: Record<CommunicationLang, CustomerTemplates> = {
+  'en-gb': {
+    sms: (f) =>
+      `Hello ${f.name}, invoice ${f.number} for ${f.amount} (${f.note}) is ready. ` +
+      (f.orderReference
+        ? `Pay at any service retail point with order reference number ${f.orderReference} by ${f.payBy}.`
+        : `Pay by ${f.payBy}: ${paymentLink(f.number)}`),
+    email: (f) => ({
+      subject: `Invoice ${f.number} for ${f.amount}`,
+      text:
+        `Hello ${f.name},\n\nYou have a new invoice for ${f.amount}: ${f.note}.\n` +
+        f.items.map((item) => `• ${item.name} × ${item.quantity} at ${item.price}\n`).join('') +
+        (f.orderReference
+          ? `Pay at any service retail point with order reference number ${f.orderReference} by ${f.payBy}.`
+          : `Pay online by ${f.payBy}: ${paymentLink(f.number)}`),
+    }),
+  },
+  'ar-eg': {
+    sms: (f) =>
+      `مرحباً ${f.name}، فاتورتك رقم ${f.number} بمبلغ ${f.amount} (${f.note}) جاهزة. ` +
+      (f.orderReference
+        ? `ادفع في أي منفذ من منافذ الخدمة بالرقم المرجعي للطلب ${f.orderReference} قبل ${f.payBy}.`
+        : `ادفع قبل ${f.payBy}: ${paymentLink(f.number)}`),
+    email: (f) => ({
+      subject: `فاتورة رقم ${f.number} بمبلغ ${f.amount}`,
+      text:
+        `مرحباً ${f.name}،\n\nلديك فاتورة جديدة بمبلغ ${f.amount}: ${f.note}.\n` +
+        f.items.map((item) => `• ${item.name} × ${item.quantity} بسعر ${item.price}\n`).join('') +
+        (f.orderReference
+          ? `ادفع في أي منفذ من منافذ الخدمة بالرقم المرجعي للطلب ${f.orderReference} قبل ${f.payBy}.`
+          : `ادفع عبر الإنترنت قبل ${f.payBy}: ${paymentLink(f.number)}`),
+    }),
+  },
 };
 
-const arabic = {
-  sms: (f: MessageFacts) =>
-    `مرحباً ${f.name}، فاتورتك رقم ${f.number} بمبلغ ${f.amount} (${f.note}) جاهزة. ` +
-    (f.orderReference
-      ? `ادفع في أي منفذ من منافذ الخدمة بالرقم المرجعي للطلب ${f.orderReference} قبل ${f.payBy}.`
-      : `ادفع قبل ${f.payBy}: ${paymentLink(f.number)}`),
-  email: (f: MessageFacts) =>
-    `الموضوع: فاتورة رقم ${f.number} بمبلغ ${f.amount}\n\nمرحباً ${f.name}،\n\nلديك فاتورة جديدة بمبلغ ${f.amount}: ${f.note}.\n` +
-    (f.orderReference
-      ? `ادفع في أي منفذ من منافذ الخدمة بالرقم المرجعي للطلب ${f.orderReference} قبل ${f.payBy}.`
-      : `ادفع عبر الإنترنت قبل ${f.payBy}: ${paymentLink(f.number)}`),
-};
+/** The merchant's e-mail when an invoice that asked for it expires (always in English). */
+function merchantExpiryTemplate(invoice: StoredInvoice): Email {
+  return {
+    subject: `Invoice ${invoice.invoiceNumber} expired unpaid`,
+    text:
+      `Invoice ${invoice.invoiceNumber} to ${invoice.invoice.customer.name} for ${formatAmount(invoice.amount)} ` +
+      `expired on ${invoice.expiryDate} without being paid.`,
+  };
+}
 
 /** The messages the customer receives when an invoice is issued, per communicationMethod (default SMS). */
 export function customerMessages(invoice: StoredInvoice, at: string): OutboxMessage[] {
-  const { customer, communicationMethod = 'SMS', communicationLang = 'en-gb', note } = invoice.invoice;
+  const { customer, communicationMethod = 'SMS', communicationLang = 'en-gb', note, items = [] } = invoice.invoice;
   const paysAtRetailPoint = invoice.invoice.paymentType === 'PUSH_TO_SERVICE_PAY';
   const facts: MessageFacts = {
     name: customer.name,
@@ -67,20 +105,25 @@ export function customerMessages(invoice: StoredInvoice, at: string): OutboxMess
     note,
     payBy: invoice.expiryDate.slice(0, 10),
     orderReference: paysAtRetailPoint ? invoice.orderReferenceNumber : undefined,
+    items: items.map((item) => ({
+      name: communicationLang === 'ar-eg' ? item.nameAr : item.nameEn,
+      quantity: item.purchasedQuantity,
+      price: formatAmount(item.price),
+    })),
   };
-  const texts = communicationLang === 'ar-eg' ? arabic : english;
+  const templates = customerTemplates[communicationLang];
   const base = { to: 'customer', lang: communicationLang, invoiceNumber: invoice.invoiceNumber, at } as const;
   const messages: OutboxMessage[] = [];
   if (communicationMethod === 'SMS' || communicationMethod === 'BOTH') {
-    messages.push({ ...base, channel: 'SMS', address: customer.mobile, text: texts.sms(facts) });
+    messages.push({ ...base, channel: 'SMS', address: customer.mobile, text: templates.sms(facts) });
   }
   if ((communicationMethod === 'EMAIL' || communicationMethod === 'BOTH') && customer.email) {
-    messages.push({ ...base, channel: 'EMAIL', address: customer.email, text: texts.email(facts) });
+    messages.push({ ...base, channel: 'EMAIL', address: customer.email, ...templates.email(facts) });
   }
   return messages;
 }
 
-/** The e-mail the merchant receives when an invoice that asked for it expires (always in English). */
+/** The e-mail the merchant receives when an invoice that asked for it expires. */
 export function merchantExpiryAlert(invoice: StoredInvoice, at: string): OutboxMessage {
   return {
     to: 'merchant',
@@ -89,9 +132,6 @@ export function merchantExpiryAlert(invoice: StoredInvoice, at: string): OutboxM
     lang: 'en-gb',
     invoiceNumber: invoice.invoiceNumber,
     at,
-    text:
-      `Subject: Invoice ${invoice.invoiceNumber} expired unpaid\n\n` +
-      `Invoice ${invoice.invoiceNumber} to ${invoice.invoice.customer.name} for ${formatAmount(invoice.amount)} ` +
-      `expired on ${invoice.expiryDate} without being paid.`,
+    ...merchantExpiryTemplate(invoice),
   };
 }

@@ -163,14 +163,20 @@ function internalError(): SandboxHttpError {
 
 function send(req: IncomingMessage, res: ServerResponse, reply: Reply, lingering: Set<Socket>): void {
   if (res.destroyed || req.socket.destroyed) return;
+  if (reply.stream) {
+    res.writeHead(reply.status, reply.headers);
+    reply.stream(res);
+    return;
+  }
+  const body = reply.body ?? reply.json;
   res.writeHead(reply.status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(reply.json),
+    'content-length': Buffer.byteLength(body),
     ...reply.headers,
     ...(reply.closeConnection ? { connection: 'close' } : {}),
   });
   if (reply.closeConnection) closeAfterAnswer(req, lingering);
-  res.end(reply.json);
+  res.end(body);
 }
 
 /**

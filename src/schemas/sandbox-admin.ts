@@ -92,6 +92,8 @@ export const outboxMessageSchema = z.object({
   address: z.string(),
   lang: z.string(),
   invoiceNumber: z.string(),
+  /** An e-mail's subject; its body is `text`. */
+  subject: z.string().optional(),
   text: z.string(),
   at: z.string(),
 });

@@ -39,7 +39,7 @@ describe('bash completion', () => {
   it('offers the commands, and the subcommands of a group', async () => {
     expect(await complete('')).toEqual(['stats', 'refund', 'create', 'sandbox', 'config', 'schema', 'completion']);
     expect(await complete('sa')).toEqual(['sandbox']);
-    expect(await complete('sandbox', '')).toEqual(['serve', 'reset', 'pay', 'cancel', 'expire', 'outbox']);
+    expect(await complete('sandbox', '')).toEqual(['serve', 'ui', 'reset', 'pay', 'cancel', 'expire', 'outbox']);
     expect(await complete('config', '')).toEqual(['init', 'show']);
     expect(await complete('--env', 'staging', 'create', '')).toEqual(['single', 'recurring']);
   });

@@ -45,10 +45,19 @@ async function packedFiles(): Promise<string[]> {
 }
 
 describe('the npm package', () => {
-  it('ships the built code, bin, README, the example profile and LICENSE, and nothing else', async () => {
+  it('ships the built code, bin, the dashboard, README, the example profile and LICENSE, and nothing else', async () => {
     const files = await packedFiles();
     const outside = files.filter((path) => !path.startsWith('dist/'));
-    expect(outside).toEqual(['.eintvoicerc.example', 'LICENSE', 'README.md', 'bin/einvoice.js', 'package.json']);
+    expect(outside).toEqual([
+      '.eintvoicerc.example',
+      'LICENSE',
+      'README.md',
+      'bin/einvoice.js',
+      'dashboard/dashboard.css',
+      'dashboard/dashboard.js',
+      'dashboard/index.html',
+      'package.json',
+    ]);
     const built = files.filter((path) => path.startsWith('dist/'));
     expect(built).toEqual(
       expect.arrayContaining(['dist/start.js', 'dist/cli.cjs', 'dist/lib.js', 'dist/lib.d.ts', 'dist/help.json']),
@@ -90,6 +99,24 @@ describe('the npm package', () => {
     expect(noProfile.code).toBe(2);
     expect(noProfile.stderr).toContain(`Create .einvoicerc (see ${example})`);
     expect(readFileSync(example, 'utf8')).toContain('# einvoice profile file.');
+
+    // The sandbox finds the dashboard's files where the package installed them.
+    const served = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '--eval',
+        [
+          "const { startSandbox } = await import('einvoice');",
+          'const sandbox = await startSandbox({ ui: true });',
+          'const response = await fetch(`${sandbox.url}/__sandbox/ui/dashboard.js`);',
+          'console.log(response.status, (await response.text()).length > 0);',
+          'await sandbox.close();',
+        ].join('\n'),
+      ],
+      { cwd: join(prefix, 'lib'), env },
+    );
+    expect(served.stdout.trim()).toBe('200 true');
 
     // A TypeScript program that installed einvoice type-checks against its declarations.
     const consumer = temp('consumer');

@@ -51,6 +51,25 @@ describe('customer notifications', () => {
     }
   });
 
+  it('sends an e-mail with a subject, listing the items named in the invoice language', async () => {
+    const items = [
+      { itemCode: 'CH-01', purchasedQuantity: 2, price: 250, nameEn: 'Office chair', nameAr: 'كرسي مكتب' },
+      { itemCode: 'DK-02', purchasedQuantity: 1, price: 750, nameEn: 'Desk', nameAr: 'مكتب' },
+    ];
+    await createInvoice(sandbox(), 'single', singleInvoice({ customer, communicationMethod: 'EMAIL', items }));
+    await createInvoice(
+      sandbox(),
+      'single',
+      singleInvoice({ customer, communicationMethod: 'EMAIL', communicationLang: 'ar-eg', items }),
+    );
+    const [english, arabic] = await outbox(sandbox());
+    expect(english?.subject).toMatch(/^Invoice \d+ for 1,250\.00$/);
+    expect(english?.text).toContain('• Office chair × 2 at 250.00\n• Desk × 1 at 750.00\n');
+    expect(arabic?.subject).toMatch(/^فاتورة رقم \d+ بمبلغ 1,250\.00$/);
+    expect(arabic?.text).toContain('• كرسي مكتب × 2 بسعر 250.00\n• مكتب × 1 بسعر 750.00\n');
+    expect(arabic?.text).not.toContain('Office chair');
+  });
+
   it('sends the order reference number instead of a link for PUSH_TO_SERVICE_PAY', async () => {
     await createInvoice(sandbox(), 'single', singleInvoice({ paymentType: 'PUSH_TO_SERVICE_PAY' }));
     const { invoices } = (await call(sandbox(), 'GET', '/__sandbox/invoices')).body;

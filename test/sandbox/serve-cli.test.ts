@@ -65,6 +65,17 @@ describe('einvoice sandbox serve', () => {
     expect(served.output()).toBe(`${served.firstLine}\n`);
   });
 
+  it('serves the dashboard with --ui and names its address', async () => {
+    const served = await serve(['--port', '0', '--json', '--ui']);
+    const sandbox = JSON.parse(served.firstLine) as RunningSandbox & { dashboard: string };
+    expect(Object.keys(sandbox).sort()).toEqual(['dashboard', 'token', 'url']);
+    expect(sandbox.dashboard).toBe(`${sandbox.url}/__sandbox/ui/`);
+    const page = await fetch(sandbox.dashboard);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>einvoice sandbox</title>');
+    expect(await stop(served.child)).toEqual({ code: 0, signal: null });
+  });
+
   it('prints where it listens first, then the token, and exits 0 on SIGINT', async () => {
     const served = await serve(['--port', '0', '--token', 'local-dev', '--demo', '--fault', '503=0.5', '--seed', '7']);
     const match = /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(served.firstLine);

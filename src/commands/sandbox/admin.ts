@@ -81,7 +81,9 @@ export async function showSandboxOutbox(options: GlobalOptions, context: Command
     }
     for (const message of messages) {
       terminal.data(
-        `${message.at}  ${message.channel.padEnd(5)} to ${message.to} ${message.address}  invoice ${message.invoiceNumber} [${message.lang}]\n  ${message.text}`,
+        `${message.at}  ${message.channel.padEnd(5)} to ${message.to} ${message.address}  invoice ${message.invoiceNumber} [${message.lang}]\n` +
+          (message.subject === undefined ? '' : `  Subject: ${message.subject}\n`) +
+          `  ${message.text}`,
       );
     }
   });

@@ -16,6 +16,10 @@ export interface ServeOptions extends GlobalOptions {
   /** Each `KIND=RATE`, e.g. `503=0.05`. */
   fault?: string[];
   seed?: number;
+  /** Serve the dashboard at /__sandbox/ui/. */
+  ui?: boolean;
+  /** Open the dashboard in the browser, when there is one. */
+  open?: boolean;
 }
 
 /**
@@ -102,16 +106,19 @@ export async function serveSandbox(
       faults: settings.faults,
       seed: settings.seed,
       log,
+      ui: options.ui,
     }).catch((error: unknown) => {
       throw explainStartFailure(error, options, StateFileError);
     });
+    const dashboard = sandbox.dashboardUrl === undefined ? {} : { dashboard: sandbox.dashboardUrl };
     if (options.json) {
-      context.stdout.write(`${JSON.stringify({ url: sandbox.url, token: sandbox.token })}\n`);
+      context.stdout.write(`${JSON.stringify({ url: sandbox.url, token: sandbox.token, ...dashboard })}\n`);
     } else {
       const faults = describeFaults(settings);
       context.stdout.write(
         [
           `Sandbox listening on ${sandbox.url}`,
+          ...(dashboard.dashboard ? [`Dashboard: ${dashboard.dashboard}`] : []),
           `Token: ${sandbox.token}`,
           `State: ${stateFile ?? 'in memory (gone when the sandbox stops; keep it with --state FILE)'}`,
           ...(faults ? [faults] : []),
@@ -121,11 +128,24 @@ export async function serveSandbox(
         ].join('\n'),
       );
     }
+    if (dashboard.dashboard && options.open) await showDashboard(dashboard.dashboard, context);
     await signal.stopped;
     await sandbox.close();
   } finally {
     signal.dispose();
   }
+}
+
+/** Opens the dashboard in the merchant's browser when there is one; its address is printed either way. */
+async function showDashboard(url: string, context: CommandContext): Promise<void> {
+  const { canOpenBrowser, openBrowser } = await import('./browser.js');
+  if (!canOpenBrowser(context.env)) return;
+  const problem = await openBrowser(url, context.env);
+  context.stderr.write(
+    problem === undefined
+      ? 'Opening the dashboard in your browser.\n'
+      : `Could not start a browser (${problem}); open the dashboard's address yourself.\n`,
+  );
 }
 
 /** Turns the failures a merchant can fix (port taken, bad state file, bad options) into usage errors. */

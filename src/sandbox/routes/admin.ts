@@ -26,7 +26,7 @@ function checked<T>(result: ValidationResult<T>): T {
 }
 
 /** An invoice as the admin API shows it: what the sandbox knows, with the request exactly as received. */
-function adminView(invoice: StoredInvoice) {
+export function adminView(invoice: StoredInvoice) {
   return {
     invoiceNumber: invoice.invoiceNumber,
     kind: invoice.kind,

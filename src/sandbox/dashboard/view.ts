@@ -1,0 +1,70 @@
+import { customerMessages, merchantExpiryAlert } from '../notifications.js';
+import { adminView } from '../routes/admin.js';
+import type { OutboxMessage, SandboxState, StoredInvoice } from '../state.js';
+import { computeStatistics } from '../statistics.js';
+
+/** A notification as the dashboard shows it: one the outbox holds (sent), or what the templates would send. */
+export type DashboardMessage = OutboxMessage & { sent: boolean };
+
+/**
+ * Everything the dashboard shows, from one reading of the state: the clock, the statistics and the invoices,
+ * newest first, each with its notifications.
+ */
+export function dashboardView(state: SandboxState, now: Date) {
+  const outbox = new Map<string, OutboxMessage[]>();
+  for (const message of state.outbox) {
+    const messages = outbox.get(message.invoiceNumber);
+    if (messages) messages.push(message);
+    else outbox.set(message.invoiceNumber, [message]);
+  }
+  // Invoices are kept in the order they were created; the demo's are dated in the past, so sort by creation time.
+  const newestFirst = state.invoices
+    .map((invoice, index) => ({ invoice, index }))
+    .sort((a, b) => b.invoice.createdAt.localeCompare(a.invoice.createdAt) || b.index - a.index)
+    .map(({ invoice }) => invoice);
+  return {
+    now: now.toISOString(),
+    statistics: computeStatistics(state),
+    invoices: newestFirst.map((invoice) => invoiceView(invoice, outbox.get(invoice.invoiceNumber) ?? [])),
+  };
+}
+
+function invoiceView(invoice: StoredInvoice, sent: OutboxMessage[]) {
+  // The body as received stays with the admin API; the page reads the validated invoice.
+  const { request: _request, ...view } = adminView(invoice);
+  const { customer, note, communicationLang, communicationMethod, alertMerchantUponExpiry, paymentType, items } =
+    invoice.invoice;
+  return {
+    ...view,
+    customer,
+    note,
+    communicationLang: communicationLang ?? 'en-gb',
+    communicationMethod: communicationMethod ?? 'SMS',
+    alertMerchantUponExpiry: alertMerchantUponExpiry ?? false,
+    paymentType,
+    items: items ?? [],
+    messages: messagesOf(invoice, sent),
+  };
+}
+
+/**
+ * The invoice's notifications: those in the outbox, else what the same templates would send. The customer's are
+ * previewed while an unpaid invoice waits for its release date, and for the demo invoices (seeded issued, with an
+ * empty outbox); the merchant's expiry alert while the invoice can still expire, or once it has.
+ */
+function messagesOf(invoice: StoredInvoice, sent: OutboxMessage[]): DashboardMessage[] {
+  const messages: DashboardMessage[] = sent.map((message) => ({ ...message, sent: true }));
+  const customerPreview =
+    !sent.some((message) => message.to === 'customer') &&
+    (invoice.issuedAt !== undefined || invoice.status === 'UNPAID');
+  if (customerPreview) {
+    const at = invoice.issuedAt ?? invoice.releaseDate;
+    messages.push(...customerMessages(invoice, at).map((message) => ({ ...message, sent: false })));
+  }
+  const merchantPreview =
+    invoice.invoice.alertMerchantUponExpiry === true &&
+    !sent.some((message) => message.to === 'merchant') &&
+    (invoice.status === 'UNPAID' || invoice.status === 'EXPIRED');
+  if (merchantPreview) messages.push({ ...merchantExpiryAlert(invoice, invoice.expiryDate), sent: false });
+  return messages;
+}
