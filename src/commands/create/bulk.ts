@@ -1,4 +1,7 @@
+import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { sandboxStateFile } from '../../config/paths.js';
+import type { Profile } from '../../config/profile.js';
 import type { InvoiceFileInput } from '../../bulk/input-format.js';
 import { JournalWriter, journalVersion } from '../../bulk/journal.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
@@ -12,8 +15,15 @@ import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
 import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
 import { Spool } from '../../bulk/spool.js';
 import { renderSummary, summarize } from '../../bulk/summary.js';
-import type { CommandContext } from '../../context.js';
-import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
+import {
+  AuthError,
+  InterruptedError,
+  interruptedBy,
+  PartialFailureError,
+  ServiceUnavailableError,
+  UsageError,
+} from '../../errors.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
@@ -48,14 +58,16 @@ export async function createInvoicesInBulk(
   if (flags.issues.length > 0)
     throw new UsageError('Invalid invoice flags; nothing was sent.', { issues: flags.issues });
   const dryRun = Boolean(options.dryRun);
-  const journal = journalFor(options, input, context, dryRun);
+  const target = targetOf(profile, context.env);
+  const journal = journalFor(options, input, context, dryRun, target.environment);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
 
   const release = dryRun || !journal ? undefined : await lockJournal(journal.path);
   let spool: Spool | undefined;
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
-    checkJournalFits(earlier, kind, shard, journal?.shown);
+    if (!earlier && journal?.before) await refuseJournalOfEarlierVersion(journal.before, target, journal.shown);
+    checkJournalFits(earlier, { ...target, kind }, shard, journal?.shown);
     if (earlier && earlier.damagedLines > 0) {
       terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
     }
@@ -106,7 +118,7 @@ export async function createInvoicesInBulk(
     if (dryRun) markPending(plan.results, 'valid');
     else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
       await confirm(kind, plan.toSend, options, session, context);
-      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input };
+      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target };
       outcome = await send(run, spool, plan);
     }
     markPending(plan.results, 'not-sent');
@@ -119,7 +131,21 @@ export async function createInvoicesInBulk(
     }
     if (outcome.authError) throw outcome.authError;
     if (outcome.interrupted || context.signal?.aborted) {
-      throw new InterruptedError('Interrupted: the requests in flight were finished; run the same command to resume.');
+      throw interruptedBy(
+        context.signal,
+        'Interrupted: the requests in flight were finished; run the same command to resume.',
+      );
+    }
+    if (outcome.serviceDown) {
+      const notSent = plan.results.filter((result) => result.status === 'not-sent').length;
+      throw new ServiceUnavailableError(
+        `Stopped after ${outcome.serviceDown.failures} failures in a row that every record would meet ` +
+          `(${outcome.serviceDown.reason}); ${notSent} records were not sent, and a rerun sends them.`,
+        {
+          mayHaveReachedService: false,
+          hint: 'Run the same command again once the service answers. --stop-after-failures N changes the limit.',
+        },
+      );
     }
     const unfinished = plan.results.filter((result) => unfinishedStatuses.has(result.status));
     if (dryRun && unfinished.length > 0) {
@@ -151,12 +177,21 @@ interface BulkRun {
   now: Date;
   shard?: string;
   input: ManyInvoices;
+  target: JournalTarget;
 }
 
 /** Opens the journal and the service, then sends with a progress display. */
 async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome> {
   const { kind, options, session, context } = run;
   const service = await session.connect();
+  // The token is read before anything is journaled or sent: one that cannot be sent stops the run untouched.
+  try {
+    await service.client.readToken();
+  } catch (error) {
+    await service.close();
+    if (error instanceof AuthError) return { interrupted: false, authError: error };
+    throw error;
+  }
   const journal = await JournalWriter.open(run.journalPath);
   const counters: SendCounters = { done: 0, failed: 0, retries: 0 };
   const progress = options.quiet
@@ -171,6 +206,8 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
       kind,
       input: run.input.name,
       ...(run.shard ? { shard: run.shard } : {}),
+      environment: run.target.environment,
+      service: run.target.service,
     });
     // The instant relative dates resolved to must survive any crash: a rerun plans the same bodies from it.
     await journal.durable();
@@ -183,6 +220,8 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
       concurrency: options.concurrency ?? bulkDefaults.concurrency,
       rate: options.rate,
       retries: options.retries ?? bulkDefaults.retries,
+      maxRetryAfterMs: (options.maxRetryAfter ?? defaultMaxRetryAfterSeconds) * 1000,
+      stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
       signal: context.signal,
       progress: counters,
     });
@@ -232,13 +271,35 @@ async function confirm(
   }
 }
 
-/** The journal's path, and how messages show it; stdin has no default place for one. */
+/** What a journal belongs to: an environment and its service (the base URL, or the built-in sandbox's state). */
+interface JournalTarget {
+  environment: string;
+  service: string;
+}
+
+function targetOf(profile: Profile, env: NodeJS.ProcessEnv): JournalTarget {
+  return {
+    environment: profile.name,
+    service: profile.baseUrl ? new URL(profile.baseUrl).href : `the built-in sandbox (${sandboxStateFile(env)})`,
+  };
+}
+
+/** A journal's path and how messages show it; stdin has no default place for one. */
+interface JournalPlace {
+  path: string;
+  shown: string;
+  /** Where an earlier version kept the default journal, one per file whatever the environment. */
+  before?: { path: string; shown: string };
+}
+
+/** The journal of this run: --journal, else one beside the file for each environment. */
 function journalFor(
   options: BulkCreateOptions,
   input: ManyInvoices,
   context: CommandContext,
   dryRun: boolean,
-): { path: string; shown: string } | undefined {
+  environment: string,
+): JournalPlace | undefined {
   if (options.journal) return { path: resolve(context.cwd, options.journal), shown: options.journal };
   if (!input.absolutePath) {
     if (dryRun) return undefined;
@@ -247,19 +308,62 @@ function journalFor(
     });
   }
   return {
-    path: defaultJournalPath(input.absolutePath, options.shard),
-    shown: defaultJournalPath(input.path, options.shard),
+    path: defaultJournalPath(input.absolutePath, options.shard, environment),
+    shown: defaultJournalPath(input.path, options.shard, environment),
+    before: {
+      path: defaultJournalPath(input.absolutePath, options.shard),
+      shown: defaultJournalPath(input.path, options.shard),
+    },
   };
+}
+
+/**
+ * An earlier version kept one journal per file, recording no environment: whether it belongs to this run's target
+ * only the merchant knows, and guessing wrong sends a batch twice or not at all.
+ */
+async function refuseJournalOfEarlierVersion(
+  before: { path: string; shown: string },
+  target: JournalTarget,
+  shown: string,
+): Promise<void> {
+  const exists = await access(before.path).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return;
+  throw new UsageError(
+    `The journal ${before.shown} was written by an earlier einvoice that did not record the environment; nothing was sent.`,
+    {
+      hint:
+        `If it was run against ${target.environment} (${target.service}), resume with --journal ${before.shown}. ` +
+        `If not, move it away: this run then keeps its journal in ${shown}.`,
+    },
+  );
 }
 
 function checkJournalFits(
   earlier: JournalState | undefined,
-  kind: InvoiceKind,
+  target: JournalTarget & { kind: InvoiceKind },
   shard: string | undefined,
   shown: string | undefined,
 ): void {
-  if (earlier?.kind && earlier.kind !== kind) {
-    throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`);
+  const written = earlier?.target;
+  if (written && (written.environment !== target.environment || written.service !== target.service)) {
+    const sameName = written.environment === target.environment;
+    throw new UsageError(
+      `The journal ${shown} belongs to the ${written.environment} environment at ${written.service}, not to ` +
+        `${sameName ? 'its service now' : `the ${target.environment} environment`} at ${target.service}; nothing was sent.`,
+      {
+        hint: sameName
+          ? `To resume it, run against ${written.service}. To send the file to ${target.service}, give it a journal of its own: --journal PATH.`
+          : `To resume it, run with --env ${written.environment}. To send the file to ${target.environment}, give it a journal of its own: --journal PATH (without --journal, each environment gets its own beside the file).`,
+      },
+    );
+  }
+  if (earlier?.kind && earlier.kind !== target.kind) {
+    throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`, {
+      hint: `To create ${target.kind} invoices from the same file, give them a journal of their own: --journal PATH.`,
+    });
   }
   if (earlier?.resolveDatesAt && earlier.shard !== shard) {
     throw new UsageError(
