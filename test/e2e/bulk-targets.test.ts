@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/bulk/journal-state.js';
 import { tempHome } from '../helpers/cli.js';
-import { sendJson, startTestServer, unusedPort, type TestHandler, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach, unusedPort } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { runSafeCli } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -19,16 +19,7 @@ interface JsonReport {
   records: Array<{ record: number; status: string; error?: string }>;
 }
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler?: TestHandler): Promise<TestServer> {
-  const server = await startTestServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 function create(home: string, extra: string[] = [], env: Record<string, string> = {}) {
   return runSafeCli(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], { env: { HOME: home, ...env } });

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
-import { startTestServer, statisticsPath, type TestHandler, type TestServer } from '../helpers/http-server.js';
+import { serversClosedAfterEach, statisticsPath, type TestHandler } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { keys, terminalSessions } from '../helpers/pty.js';
 import { newToken } from '../helpers/safe-cli.js';
@@ -14,11 +14,8 @@ import { countEntries, records, startCli, until, writeNdjson } from '../bulk/hel
 // the server receive the request, never by sleeping.
 
 const token = newToken('interrupt');
-const servers: TestServer[] = [];
+const serve = serversClosedAfterEach();
 const terminal = terminalSessions();
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 /** A service that answers each request after 4 seconds; `answered` counts the answers it gave. */
 async function slowService() {
@@ -30,8 +27,7 @@ async function slowService() {
     response.writeHead(request.path === statisticsPath ? 503 : 201, { 'content-type': 'application/json' });
     response.end('1000001');
   };
-  const server = await startTestServer(handler);
-  servers.push(server);
+  const server = await serve(handler);
   const home = tempHome();
   writeProfile(home, localProfile(server.url, token));
   return { server, home, state };

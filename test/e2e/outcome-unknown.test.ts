@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { homeFor, runCreate } from '../helpers/create-cli.js';
 import { tempHome } from '../helpers/cli.js';
-import { sendJson, startTestServer, unusedPort, type TestHandler, type TestServer } from '../helpers/http-server.js';
+import { sendJson, serversClosedAfterEach, unusedPort } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { newToken, runSafeCli } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -10,16 +10,7 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 // outcome unknown), with what is safe to do next. Each case is a real exchange with the sandbox or a small server.
 
 const stubToken = newToken('outcome-stub');
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler?: TestHandler): Promise<TestServer> {
-  const server = await startTestServer(handler);
-  servers.push(server);
-  return server;
-}
+const serve = serversClosedAfterEach();
 
 function homeAt(baseUrl: string, token = stubToken): string {
   const home = tempHome();
