@@ -38,6 +38,13 @@ function isTlsFailure(error: RequestError): boolean {
   );
 }
 
+/** The TLS failure in one line: OpenSSL's own text of a handshake error is a page of internals. */
+function tlsReason(error: RequestError): string {
+  if (error.code === 'EPROTO') return 'TLS failed (EPROTO): the server did not complete a TLS handshake';
+  const text = error.message.split('\n')[0]?.trim();
+  return `TLS failed (${error.code}${text ? `: ${text}` : ''})`;
+}
+
 /**
  * True once the whole request was handed to the connection: from then on the service may have acted on it. A
  * request that failed before (no connection, a TLS refusal, a header that cannot be written) never reached it.
@@ -112,7 +119,7 @@ export function toServiceError(
   }
   const code = error.code;
   const tls = isTlsFailure(error);
-  const reason = tls ? `TLS failed (${code}: ${error.message})` : (reasons[code] ?? code ?? error.message);
+  const reason = tls ? tlsReason(error) : (reasons[code] ?? code ?? error.message);
   return new ServiceUnavailableError(`Cannot reach the service at ${target}: ${reason}${ofAttempts}.`, {
     mayHaveReachedService: written && !neverSentCodes.has(code) && !tls,
     serviceDown: unreachableCodes.has(code) || tls ? reason : undefined,

@@ -126,6 +126,19 @@ describe('other answers a create cannot trust', () => {
     expect(result.stderr).not.toContain('may');
   });
 
+  it('host not found, and a TLS handshake that fails: not sent, exit 5', async () => {
+    const unknownHost = await runCreate(homeAt('https://einvoice-test.invalid'), ['single', ...invoiceFlags]);
+    expect(unknownHost.code, unknownHost.stderr).toBe(5);
+    expect(unknownHost.stderr).toMatch(/: (host not found|host name lookup failed)\. Nothing was sent\./);
+
+    // https:// to a server that speaks plain HTTP: the handshake fails before anything is written.
+    const plain = await serve();
+    const tls = await runCreate(homeAt(plain.url.replace('http:', 'https:')), ['single', ...invoiceFlags]);
+    expect(tls.code, tls.stderr).toBe(5);
+    expect(tls.stderr).toContain('TLS failed (EPROTO): the server did not complete a TLS handshake. Nothing was sent.');
+    expect(plain.requests).toHaveLength(0);
+  });
+
   it('a 429 said the request was not taken: exit 5, not uncertain', async () => {
     const server = await serve((_request, response) => sendJson(response, 429, { message: 'slow down' }));
     const result = await runCreate(homeAt(server.url), ['single', ...invoiceFlags]);
