@@ -57,7 +57,7 @@ function bulkOptions(): Option[] {
     ),
     new Option(
       '--stop-after-failures <n>',
-      `stop after n failures in a row that every record would meet, service down (default ${bulkDefaults.stopAfterFailures}; 0 never)`,
+      `stop once n attempts in a row fail as every record would (service down, TLS, a login page); default ${bulkDefaults.stopAfterFailures}, 0 never`,
     ).argParser(wholeNumberFlag(0, 1_000_000)),
     new Option('--journal <file>', 'the run journal (default FILE.ENV.journal.ndjson; required with --file -)'),
     new Option('--report <file>', 'write one line per record: .csv, or NDJSON otherwise'),
