@@ -48,9 +48,10 @@ interface Interrupts {
 }
 
 /**
- * SIGINT and SIGTERM: the first aborts the command's signal. A command that opted in to stopping gracefully, to
- * reporting the interruption itself (sandbox serve stops on it), is left to end on its own; any other ends here
- * at once, with exit 130 (143 for SIGTERM). A second signal always ends the process at once.
+ * SIGINT and SIGTERM: the first aborts the command's signal. A command that opted in to stopping gracefully (a
+ * bulk run) or to reporting the interruption itself (a create or refund in flight, sandbox serve) is left to end on
+ * its own; any other ends here at once, with exit 130 (143 for SIGTERM). A second signal always ends the process
+ * at once.
  */
 function watchInterrupts(): Interrupts {
   const controller = new AbortController();
