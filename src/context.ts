@@ -5,19 +5,28 @@ export interface CommandContext {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Aborted on the first Ctrl-C (SIGINT) or SIGTERM; absent when the caller offers no interruption. */
+  /**
+   * Aborted on the first Ctrl-C (SIGINT) or SIGTERM, with an InterruptedError naming the signal as its reason;
+   * absent when the caller offers no interruption.
+   */
   signal?: AbortSignal;
   /** How the command answers that signal; see `InterruptControl`. */
   interrupt?: InterruptControl;
 }
 
 /**
- * A command that stops on its own once `signal` aborts (finishing its work in flight and saying where it stands)
- * sets `graceful`. Otherwise the entry point ends the process at the first signal; a second one always does.
+ * How a command answers the first signal; otherwise the entry point ends the process at once (exit 130, or 143
+ * for SIGTERM). A second signal always ends it at once.
  */
 export interface InterruptControl {
+  /** The command finishes its work in flight, then stops and says where it stands (a bulk run). */
   graceful: boolean;
+  /** The command aborts its work at once on `signal` and says itself what is known (a create or a refund). */
+  reportsItself?: boolean;
 }
+
+/** The default of --max-retry-after: the longest Retry-After, in seconds, einvoice waits out. */
+export const defaultMaxRetryAfterSeconds = 60;
 
 /** Options every command accepts, declared on the root command. */
 export interface GlobalOptions {
@@ -26,6 +35,8 @@ export interface GlobalOptions {
   json?: boolean;
   verbose?: boolean;
   timeout?: number;
+  /** --max-retry-after: the longest Retry-After, in seconds, einvoice waits for before trying again. */
+  maxRetryAfter?: number;
   /** False with `--no-input`: never prompt, fail on what is missing. */
   input: boolean;
   /** False with `--no-color`. */

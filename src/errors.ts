@@ -8,7 +8,9 @@ export const ExitCode = {
   Unavailable: 5,
   Partial: 6,
   Condition: 7,
+  OutcomeUnknown: 8,
   Interrupted: 130,
+  Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -75,15 +77,47 @@ export class ServiceUnavailableError extends EinvoiceError {
   readonly mayHaveReachedService: boolean;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  /**
+   * Set when the failure is the service's, not the request's: it cannot be reached (connection refused, host not
+   * found, TLS refused) or what answers is not the service (an HTML page). Every other request would fail alike.
+   */
+  readonly serviceDown?: string;
 
   constructor(
     message: string,
-    details: { mayHaveReachedService: boolean; status?: number; retryAfterMs?: number; hint?: string; cause?: unknown },
+    details: {
+      mayHaveReachedService: boolean;
+      status?: number;
+      retryAfterMs?: number;
+      serviceDown?: string;
+      hint?: string;
+      cause?: unknown;
+    },
   ) {
     super(message, ExitCode.Unavailable, { hint: details.hint, cause: details.cause });
     this.mayHaveReachedService = details.mayHaveReachedService;
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
+    this.serviceDown = details.serviceDown;
+  }
+
+  /**
+   * True when the failed request may still have taken effect (a create or refund made): it may have reached the
+   * service, and nothing in the answer says it was not taken (a 429, or a 503 with Retry-After, says so).
+   */
+  mayHaveTakenEffect(): boolean {
+    if (!this.mayHaveReachedService || this.status === 429) return false;
+    return !(this.status === 503 && this.retryAfterMs !== undefined);
+  }
+}
+
+/**
+ * A create or refund that may have reached the service, whose outcome this run cannot know: the invoice (or the
+ * refund) may exist. The message says so and what is safe to do next.
+ */
+export class OutcomeUnknownError extends EinvoiceError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, ExitCode.OutcomeUnknown, options);
   }
 }
 
@@ -101,9 +135,19 @@ export class ConditionError extends EinvoiceError {
   }
 }
 
-/** The merchant pressed Ctrl-C or declined a confirmation. */
+/** The merchant pressed Ctrl-C or declined a confirmation (exit 130), or the process got SIGTERM (exit 143). */
 export class InterruptedError extends EinvoiceError {
-  constructor(message = 'Interrupted: nothing was sent.') {
-    super(message, ExitCode.Interrupted);
+  /** The signal that interrupted the command, if one did. */
+  readonly signal?: NodeJS.Signals;
+
+  constructor(message = 'Interrupted: nothing was sent.', options: { signal?: NodeJS.Signals } = {}) {
+    super(message, options.signal === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted);
+    this.signal = options.signal;
   }
+}
+
+/** The error a command ends with when `signal` (the command's interruption) aborted, in `message`'s words. */
+export function interruptedBy(signal: AbortSignal | undefined, message: string): InterruptedError {
+  const reason: unknown = signal?.reason;
+  return new InterruptedError(message, { signal: reason instanceof InterruptedError ? reason.signal : undefined });
 }

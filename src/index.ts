@@ -46,9 +46,10 @@ interface Interrupts {
 }
 
 /**
- * SIGINT and SIGTERM: the first aborts the command's signal. A command that opted in to stopping gracefully, or
- * that listens for the signal itself (sandbox serve), is left to end on its own; any other ends here at once, with
- * exit 130. A second signal always ends the process at once.
+ * SIGINT and SIGTERM: the first aborts the command's signal. A command that opted in to stopping gracefully (a
+ * bulk run) or to reporting the interruption itself (a create or refund in flight, sandbox serve) is left to end on
+ * its own; any other ends here at once, with exit 130 (143 for SIGTERM). A second signal always ends the process
+ * at once.
  */
 function watchInterrupts(): Interrupts {
   const controller = new AbortController();
@@ -57,15 +58,15 @@ function watchInterrupts(): Interrupts {
   const onSignal = (name: NodeJS.Signals) => {
     received += 1;
     if (received === 1) {
-      controller.abort(new InterruptedError('Interrupted.'));
+      controller.abort(new InterruptedError('Interrupted.', { signal: name }));
       if (control.graceful) {
         process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again to stop at once).\n');
         return;
       }
-      if (process.listenerCount(name) > 1) return;
+      if (control.reportsItself) return;
     }
     process.stderr.write(received === 1 ? '\nInterrupted.\n' : '\nInterrupted again: stopping at once.\n');
-    process.exit(ExitCode.Interrupted);
+    process.exit(name === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -9,6 +9,7 @@ export {
   AuthError,
   ServiceRejectedError,
   ServiceUnavailableError,
+  OutcomeUnknownError,
   PartialFailureError,
   ConditionError,
   InterruptedError,

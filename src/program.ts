@@ -17,7 +17,9 @@ Exit codes:
   5    service unavailable (5xx, time-out, connection)
   6    partial failure of a batch
   7    a --fail-if condition held
-  130  interrupted`;
+  8    outcome unknown: the request may have reached the service (the invoice or refund may exist)
+  130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM)`;
 
 /**
  * Commander's own errors (an unknown command or option, a missing argument) worded as the CLI's others are:
@@ -43,7 +45,16 @@ export function buildProgram(context: CommandContext): Command {
     .option('-c, --config <file>', 'profile file to read instead of searching for .einvoicerc')
     .option('--json', 'print machine-readable JSON on stdout')
     .option('--verbose', 'log each request and response on stderr (tokens redacted)')
-    .option('--timeout <seconds>', 'request time-out in seconds (default 30)', wholeNumberFlag(1))
+    .option(
+      '--timeout <seconds>',
+      'time-out of each attempt in seconds (default 30; stats makes up to 3 attempts, and a tokenCommand gets as long)',
+      wholeNumberFlag(1),
+    )
+    .option(
+      '--max-retry-after <seconds>',
+      'wait at most this long when the service asks to retry later (default 60); a longer wait fails instead',
+      wholeNumberFlag(0),
+    )
     .option('--no-input', 'never prompt; fail listing whatever is missing')
     .option('--no-color', 'disable colour (also NO_COLOR=1)')
     .addHelpText('after', exitCodesHelp)

@@ -31,6 +31,7 @@ export async function openSession(options: GlobalOptions, context: CommandContex
     connect: async () =>
       (await import('./api/service.js')).connectToService(profile, {
         timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+        maxRetryAfterMs: options.maxRetryAfter === undefined ? undefined : options.maxRetryAfter * 1000,
         log: options.verbose ? (line) => terminal.debug(line) : undefined,
         env: context.env,
       }),

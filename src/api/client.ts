@@ -1,15 +1,17 @@
 import got, { HTTPError, RequestError, type Got, type Response } from 'got';
-import { AuthError, EinvoiceError, ExitCode, UsageError } from '../errors.js';
+import { defaultMaxRetryAfterSeconds } from '../context.js';
+import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '../errors.js';
 import { isLoopback } from '../schemas/config.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from '../schemas/invoice-number.js';
 import type { Refund } from '../schemas/refund.js';
 import { statisticsSchema, type Statistics } from '../schemas/statistics.js';
+import { tokenProblem } from '../schemas/token.js';
 import { validate } from '../schemas/validate.js';
 import { version } from '../version.js';
 import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
-import { toServiceError } from './service-errors.js';
+import { htmlPage, toServiceError, type AttemptLimits } from './service-errors.js';
 
 export { servicePaths, isLoopback };
 
@@ -24,25 +26,41 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** How often a GET is retried on network errors, 429 and 5xx (default 2). */
   getRetries?: number;
+  /** The longest `Retry-After` a GET waits for before retrying (default 60 s); a longer one fails the request. */
+  maxRetryAfterMs?: number;
   /** Receives one line per request and response, with secrets redacted (for --verbose). */
   log?: (line: string) => void;
   /** How to set the token, shown with a 401. */
   tokenHint?: string;
 }
 
+/** Options of one operation. */
+export interface RequestOptions {
+  /** Aborts the request at once (a Ctrl-C); the error says whether it had reached the service. */
+  signal?: AbortSignal;
+}
+
 /** The service's operations, one typed function each. */
 export interface InvoiceClient {
   readonly baseUrl: string;
-  getStatistics(): Promise<Statistics>;
-  refundInvoice(invoiceNumber: string, refund: Refund): Promise<void>;
+  getStatistics(options?: RequestOptions): Promise<Statistics>;
+  refundInvoice(invoiceNumber: string, refund: Refund, options?: RequestOptions): Promise<void>;
   /** Creates an invoice and returns its number exactly as the service wrote it. */
-  createInvoice(kind: InvoiceKind, invoice: Invoice): Promise<{ invoiceNumber: string }>;
+  createInvoice(kind: InvoiceKind, invoice: Invoice, options?: RequestOptions): Promise<{ invoiceNumber: string }>;
 }
 
 /** The client the CLI works with: also creates an invoice the CLI checked and keeps as JSON text (a bulk run's). */
 export interface ServiceClient extends InvoiceClient {
-  createInvoiceJson(kind: InvoiceKind, invoiceJson: string): Promise<{ invoiceNumber: string }>;
+  createInvoiceJson(
+    kind: InvoiceKind,
+    invoiceJson: string,
+    options?: RequestOptions,
+  ): Promise<{ invoiceNumber: string }>;
+  /** Reads the token now (a tokenCommand runs), so that a token that cannot be sent stops a run before it starts. */
+  readToken(): Promise<void>;
 }
+
+const defaultMaxRetryAfterMs = defaultMaxRetryAfterSeconds * 1000;
 
 /** Creates a client for one environment of the service. */
 export function createClient(options: ClientOptions): InvoiceClient {
@@ -54,36 +72,47 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   const baseUrl = checkedBaseUrl(options.baseUrl);
   const readToken = typeof options.token === 'string' ? () => Promise.resolve(options.token as string) : options.token;
   let tokenPromise: Promise<string> | undefined;
-  const token = () => (tokenPromise ??= readToken());
+  const token = () => (tokenPromise ??= readToken().then(sendableToken));
   const environment = options.environment ?? 'selected';
   const { http, logResponse } = createHttp(baseUrl, options, token);
+  const limits: AttemptLimits = {
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+  };
 
   const send = async <T>(request: () => Promise<T>): Promise<T> => {
     try {
       return await request();
     } catch (error) {
-      throw toClientError(error, environment, options.tokenHint);
+      throw toClientError(error, environment, options.tokenHint, limits);
     }
   };
 
-  const createInvoiceJson = async (kind: InvoiceKind, invoiceJson: string) => {
-    const response = await send(() => postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse));
+  const createInvoiceJson = async (kind: InvoiceKind, invoiceJson: string, request: RequestOptions = {}) => {
+    const response = await send(() =>
+      postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse, request.signal),
+    );
     const invoiceNumber = parseCreatedInvoiceNumber(response.body);
     if (invoiceNumber === undefined) {
-      throw unexpectedResponse(`the body of a created invoice is not an invoice number: ${preview(response.body)}`);
+      // A success status without an invoice number: the service may well have created it.
+      throw unexpectedResponse(
+        `the body of a created invoice is not an invoice number: ${preview(response.body)}`,
+        response,
+        true,
+      );
     }
     return { invoiceNumber };
   };
 
   return {
     baseUrl,
-    async getStatistics() {
+    async getStatistics(request = {}) {
       const response = await send(async () => {
         try {
-          return await http.get(servicePaths.statistics);
+          return await http.get(servicePaths.statistics, { signal: request.signal });
         } catch (error) {
           if (error instanceof HTTPError && error.response.statusCode === 404) {
-            return await http.get(servicePaths.statisticsFallback);
+            return await http.get(servicePaths.statisticsFallback, { signal: request.signal });
           }
           throw error;
         }
@@ -91,14 +120,30 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       return parseBody(response, statisticsSchema, 'statistics');
     },
 
-    async refundInvoice(invoiceNumber, refund) {
+    async refundInvoice(invoiceNumber, refund, request = {}) {
       const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
-      await send(() => http.post(path, { json: refund, retry: { limit: 0 } }));
+      await send(() => http.post(path, { json: refund, retry: { limit: 0 }, signal: request.signal }));
     },
 
-    createInvoice: (kind, invoice) => createInvoiceJson(kind, JSON.stringify(invoice)),
+    createInvoice: (kind, invoice, request) => createInvoiceJson(kind, JSON.stringify(invoice), request),
     createInvoiceJson,
+    async readToken() {
+      await send(token);
+    },
   };
+}
+
+const defaultTimeoutMs = 30_000;
+
+/** The token as it goes into the header; one that cannot be sent there is refused before any request. */
+function sendableToken(token: string): string {
+  const problem = tokenProblem(token);
+  if (problem) {
+    throw new AuthError(`The token cannot be sent: it ${problem}; nothing was sent.`, {
+      hint: 'A token is one line of printable characters, without spaces.',
+    });
+  }
+  return token;
 }
 
 /** The got instance of one service, and what logs a response (for --verbose). */
@@ -123,9 +168,10 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
     prefixUrl: baseUrl,
     headers: { 'user-agent': `einvoice/${version}`, accept: 'application/json' },
     responseType: 'text',
-    timeout: { request: options.timeoutMs ?? 30_000 },
+    timeout: { request: options.timeoutMs ?? defaultTimeoutMs },
     retry: {
       limit: options.getRetries ?? 2,
+      maxRetryAfter: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
       methods: ['GET'],
       statusCodes: [408, 429, 500, 502, 503, 504],
       backoffLimit: 10_000,
@@ -163,13 +209,20 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
  * sends thousands of these, and the promise interface adds a third to the CPU time of each. Answers as that
  * interface does: a status other than 2xx rejects with got's HTTPError, the body included; no retry.
  */
-function postJson(http: Got, path: string, body: string, logResponse: (response: Response) => void) {
+function postJson(
+  http: Got,
+  path: string,
+  body: string,
+  logResponse: (response: Response) => void,
+  signal: AbortSignal | undefined,
+) {
   return new Promise<Response<string>>((resolve, reject) => {
     const stream = http.stream.post(path, {
       body,
       headers: { 'content-type': 'application/json' },
       throwHttpErrors: false,
       retry: { limit: 0 },
+      signal,
     });
     let response: Response<string> | undefined;
     let text = '';
@@ -215,18 +268,31 @@ function parseBody<T>(response: Response<string>, schema: ZodType<T>, what: stri
   try {
     json = JSON.parse(response.body);
   } catch {
-    throw unexpectedResponse(`the ${what} are not JSON: ${preview(response.body)}`);
+    throw unexpectedResponse(`the ${what} are not JSON: ${preview(response.body)}`, response, false);
   }
   const result = validate(schema, json);
   if (!result.success) {
     const first = result.issues[0];
-    throw unexpectedResponse(`the ${what} do not have the documented shape (${first?.path}: ${first?.message})`);
+    throw unexpectedResponse(
+      `the ${what} do not have the documented shape (${first?.path}: ${first?.message})`,
+      response,
+      false,
+    );
   }
   return result.data;
 }
 
-function unexpectedResponse(detail: string): EinvoiceError {
-  return new EinvoiceError(`The service sent an unexpected response: ${detail}.`, ExitCode.Unavailable);
+/** A success status whose body is not the answer the operation documents; an HTML page is not the service's. */
+function unexpectedResponse(detail: string, response: Response<string>, mayHaveTakenEffect: boolean) {
+  const page = htmlPage(response.headers['content-type'], response.body);
+  return new ServiceUnavailableError(`The service sent an unexpected response: ${detail}.`, {
+    mayHaveReachedService: mayHaveTakenEffect,
+    status: response.statusCode,
+    serviceDown: page ? `the answer is an HTML page (HTTP ${response.statusCode}), not the service's JSON` : undefined,
+    hint: page
+      ? 'Check the base URL of the environment (einvoice config show): a login page or a proxy answers there.'
+      : undefined,
+  });
 }
 
 function preview(body: string): string {
@@ -234,7 +300,12 @@ function preview(body: string): string {
   return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine || '(empty)';
 }
 
-function toClientError(error: unknown, environment: string, tokenHint: string | undefined): unknown {
+function toClientError(
+  error: unknown,
+  environment: string,
+  tokenHint: string | undefined,
+  limits: AttemptLimits,
+): unknown {
   if (error instanceof EinvoiceError) return error;
   // got wraps what a hook throws (reading the token failed): that error, not a network failure, is what happened.
   if (error instanceof RequestError && error.cause instanceof EinvoiceError) return error.cause;
@@ -246,6 +317,6 @@ function toClientError(error: unknown, environment: string, tokenHint: string | 
       },
     );
   }
-  if (error instanceof RequestError) return toServiceError(error);
+  if (error instanceof RequestError) return toServiceError(error, limits);
   return error;
 }

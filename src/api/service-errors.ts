@@ -12,6 +12,9 @@ const neverSentCodes = new Set([
   'ERR_INVALID_URL',
 ]);
 
+/** Of those, the ones that say the service is out of reach for every request, not only for this one. */
+const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 const reasons: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
@@ -23,36 +26,113 @@ const reasons: Record<string, string> = {
   ETIMEDOUT: 'no answer in time',
 };
 
+/** True when the error is the TLS handshake's: a certificate not trusted, expired or for another host. */
+function isTlsFailure(error: RequestError): boolean {
+  const code = error.code ?? '';
+  return (
+    /^(ERR_TLS_|ERR_SSL_|CERT_|ERR_OSSL_)/.test(code) ||
+    code.includes('CERT') ||
+    code.includes('SELF_SIGNED') ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+    code === 'EPROTO'
+  );
+}
+
+/** The TLS failure in one line: OpenSSL's own text of a handshake error is a page of internals. */
+function tlsReason(error: RequestError): string {
+  if (error.code === 'EPROTO') return 'TLS failed (EPROTO): the server did not complete a TLS handshake';
+  const text = error.message.split('\n')[0]?.trim();
+  return `TLS failed (${error.code}${text ? `: ${text}` : ''})`;
+}
+
+/**
+ * True once the whole request was handed to the connection: from then on the service may have acted on it. A
+ * request that failed before (no connection, a TLS refusal, a header that cannot be written) never reached it.
+ */
+export function requestWasWritten(error: RequestError): boolean {
+  return error.timings?.upload !== undefined;
+}
+
+/** The limits each attempt ran under, for messages. */
+export interface AttemptLimits {
+  /** --timeout, of one attempt. */
+  timeoutMs: number;
+  /** --max-retry-after: the longest Retry-After waited for. */
+  maxRetryAfterMs: number;
+}
+
 /** Turns a got error (other than a 401) into the typed error of what happened. */
-export function toServiceError(error: RequestError): ServiceRejectedError | ServiceUnavailableError {
+export function toServiceError(
+  error: RequestError,
+  limits?: AttemptLimits,
+): ServiceRejectedError | ServiceUnavailableError {
   const target = error.options?.url ? new URL(String(error.options.url)).origin : 'the service';
+  // A GET is retried: a message about its last attempt says how many there were, so the whole wait is plain.
+  const attempts = (error.request?.retryCount ?? 0) + 1;
+  const ofAttempts = attempts > 1 ? ` after ${attempts} attempts` : '';
   if (error instanceof HTTPError) {
     const status = error.response.statusCode;
     const retryAfterMs = retryAfter(error.response.headers['retry-after']);
     if (status >= 500 || status === 429 || status === 408) {
+      const body = describeBody(error.response.body as string);
+      const tooLong = limits && retryAfterMs !== undefined && retryAfterMs > limits.maxRetryAfterMs;
       return new ServiceUnavailableError(
-        `The service at ${target} is unavailable (HTTP ${status}${describeBody(error.response.body as string) ? `: ${describeBody(error.response.body as string)}` : ''}).`,
+        `The service at ${target} is unavailable (HTTP ${status}${body ? `: ${body}` : ''})${ofAttempts}${
+          tooLong
+            ? `; it asks to retry after ${seconds(retryAfterMs)}, more than the ${seconds(limits.maxRetryAfterMs)} einvoice waits (--max-retry-after)`
+            : ''
+        }.`,
         { mayHaveReachedService: true, status, retryAfterMs, hint: 'Try again later; --verbose shows each request.' },
+      );
+    }
+    const page = htmlPage(error.response.headers['content-type'], error.response.body as string);
+    if (page) {
+      // A login page or a proxy's page answers in the service's place: whatever stands in front kept the request.
+      const text = describeBody(page);
+      return new ServiceUnavailableError(
+        `The answer from ${target} is not the service's: an HTML page (HTTP ${status}${text ? `: ${text}` : ''}).`,
+        {
+          mayHaveReachedService: false,
+          status,
+          serviceDown: `the answer is an HTML page (HTTP ${status}), not the service's JSON`,
+          hint: 'Check the base URL of the environment (einvoice config show): a login page or a proxy answers there.',
+        },
       );
     }
     return rejection(status, error.response.body as string);
   }
+  const written = requestWasWritten(error);
   if (error instanceof TimeoutError) {
-    return new ServiceUnavailableError(`The service at ${target} did not answer in time.`, {
-      mayHaveReachedService: true,
-      hint: 'Raise the limit with --timeout SECONDS, or try again later.',
-      cause: error,
-    });
+    const each = limits ? seconds(limits.timeoutMs) : undefined;
+    const bound =
+      each === undefined ? '' : attempts > 1 ? ` (${attempts} attempts, each allowed ${each})` : ` (allowed ${each})`;
+    return new ServiceUnavailableError(
+      written
+        ? `The service at ${target} did not answer in time${bound}.`
+        : `The request to ${target} could not be sent in time${bound}: nothing reached the service.`,
+      {
+        mayHaveReachedService: written,
+        hint: 'Raise the limit of each attempt with --timeout SECONDS, or try again later.',
+        cause: error,
+      },
+    );
   }
   const code = error.code;
-  return new ServiceUnavailableError(
-    `Cannot reach the service at ${target}: ${reasons[code] ?? code ?? error.message}.`,
-    {
-      mayHaveReachedService: !neverSentCodes.has(code),
-      hint: 'Check the base URL of the environment (einvoice config show) and your network.',
-      cause: error,
-    },
-  );
+  const tls = isTlsFailure(error);
+  const reason = tls ? tlsReason(error) : (reasons[code] ?? code ?? error.message);
+  return new ServiceUnavailableError(`Cannot reach the service at ${target}: ${reason}${ofAttempts}.`, {
+    mayHaveReachedService: written && !neverSentCodes.has(code) && !tls,
+    serviceDown: unreachableCodes.has(code) || tls ? reason : undefined,
+    hint: tls
+      ? 'Check the base URL of the environment and its certificate (NODE_EXTRA_CA_CERTS adds a certificate authority).'
+      : 'Check the base URL of the environment (einvoice config show) and your network.',
+    cause: error,
+  });
+}
+
+/** Milliseconds as whole seconds, for messages: "60 s". */
+function seconds(ms: number): string {
+  return `${Math.ceil(ms / 1000)} s`;
 }
 
 /** The service's refusal, with its message and field errors when its body carries them. */
@@ -80,6 +160,13 @@ function parseErrorBody(body: string) {
   } catch {
     return undefined;
   }
+}
+
+/** The body when it is an HTML page rather than JSON (by its content type, or its first character). */
+export function htmlPage(contentType: string | undefined, body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  const html = /html/i.test(contentType ?? '') || /^\s*</.test(body);
+  return html && parseErrorBody(body) === undefined ? body : undefined;
 }
 
 /** A short, one-line rendering of a body that is not JSON (an HTML error page, plain text). */

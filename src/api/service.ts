@@ -14,6 +14,7 @@ export interface ServiceConnection {
 
 export interface ConnectOptions {
   timeoutMs?: number;
+  maxRetryAfterMs?: number;
   log?: (line: string) => void;
   env: NodeJS.ProcessEnv;
 }
@@ -26,6 +27,7 @@ export async function connectToService(profile: Profile, options: ConnectOptions
   const common = {
     environment: profile.name,
     timeoutMs: options.timeoutMs,
+    maxRetryAfterMs: options.maxRetryAfterMs,
     log: options.log,
     tokenHint: tokenHint(profile),
   };
@@ -39,7 +41,11 @@ export async function connectToService(profile: Profile, options: ConnectOptions
   }
   const baseUrl = profile.baseUrl as string;
   return {
-    client: createServiceClient({ ...common, baseUrl, token: profile.readToken }),
+    client: createServiceClient({
+      ...common,
+      baseUrl,
+      token: () => profile.readToken({ timeoutMs: options.timeoutMs }),
+    }),
     baseUrl,
     close: () => Promise.resolve(),
   };

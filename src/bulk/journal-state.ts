@@ -29,6 +29,8 @@ export interface JournalState {
   resolveDatesAt?: Date;
   kind?: InvoiceKind;
   shard?: string;
+  /** The environment and service the journal belongs to; absent in a journal of an earlier version. */
+  target?: { environment: string; service: string };
   records: Map<string, JournaledRecord>;
   /** Lines that could not be read (other than a torn last line). */
   damagedLines: number;
@@ -82,6 +84,10 @@ function apply(state: JournalState, line: string): void {
       state.resolveDatesAt = new Date(entry.resolveDatesAt);
       state.kind = entry.kind;
       state.shard = entry.shard;
+    }
+    // A journal of an earlier version belongs to the first target a run of this version recorded in it.
+    if (!state.target && entry.environment !== undefined && entry.service !== undefined) {
+      state.target = { environment: entry.environment, service: entry.service };
     }
     return;
   }

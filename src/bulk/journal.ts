@@ -10,7 +10,11 @@ export const journalVersion = 1;
 
 /** The entries of the journal. */
 export type JournalEntry =
-  /** A run started; the first run's `resolveDatesAt` is the instant every relative date of the batch resolves to. */
+  /**
+   * A run started; the first run's `resolveDatesAt` is the instant every relative date of the batch resolves to.
+   * `environment` and `service` (its base URL, or the built-in sandbox's state file) name the target: a journal
+   * belongs to one. Journals of earlier versions lack them.
+   */
   | {
       type: 'run';
       version: number;
@@ -19,6 +23,8 @@ export type JournalEntry =
       kind: InvoiceKind;
       input: string;
       shard?: string;
+      environment?: string;
+      service?: string;
     }
   /** The body a record is sent with, dates resolved: a rerun sends this exact body. */
   | { type: 'planned'; key: string; record: number; line?: number; businessReference?: string; body: unknown }

@@ -16,9 +16,10 @@ export interface BulkFlags {
   skipInvalid?: boolean;
   shard?: Shard;
   quiet?: boolean;
+  stopAfterFailures?: number;
 }
 
-export const bulkDefaults = { concurrency: 8, retries: 3 } as const;
+export const bulkDefaults = { concurrency: 8, retries: 3, stopAfterFailures: 10 } as const;
 
 const bulkFlagNames: ReadonlyArray<[keyof BulkFlags, string]> = [
   ['concurrency', '--concurrency'],
@@ -31,6 +32,7 @@ const bulkFlagNames: ReadonlyArray<[keyof BulkFlags, string]> = [
   ['skipInvalid', '--skip-invalid'],
   ['shard', '--shard'],
   ['quiet', '--quiet'],
+  ['stopAfterFailures', '--stop-after-failures'],
 ];
 
 /** The bulk-only flags given, by name. */
@@ -58,7 +60,13 @@ export function parseShard(value: string): Shard {
   return { index, count };
 }
 
-/** The default journal beside the input: `FILE.journal.ndjson`, or `FILE.shard-I-of-N.journal.ndjson`. */
-export function defaultJournalPath(input: string, shard: Shard | undefined): string {
-  return shard ? `${input}.shard-${shard.index}-of-${shard.count}.journal.ndjson` : `${input}.journal.ndjson`;
+/**
+ * The default journal beside the input, one per environment: `FILE.ENV.journal.ndjson`, or
+ * `FILE.ENV.shard-I-of-N.journal.ndjson`. Without `environment`, the single journal earlier versions kept.
+ */
+export function defaultJournalPath(input: string, shard: Shard | undefined, environment?: string): string {
+  const env = environment === undefined ? '' : `.${environment.replace(/[^A-Za-z0-9_-]+/g, '_')}`;
+  return shard
+    ? `${input}${env}.shard-${shard.index}-of-${shard.count}.journal.ndjson`
+    : `${input}${env}.journal.ndjson`;
 }

@@ -1,4 +1,4 @@
-import { InterruptedError, type FieldIssue } from '../errors.js';
+import { interruptedBy, type FieldIssue } from '../errors.js';
 import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
@@ -71,7 +71,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
 
   for await (const batch of options.records) {
     if (options.signal?.aborted)
-      throw new InterruptedError('Interrupted while checking the records: nothing was sent.');
+      throw interruptedBy(options.signal, 'Interrupted while checking the records: nothing was sent.');
     for (const source of batch) {
       if (!inShard(source.position, options.shard)) continue;
       // Every record that parses gets a businessReference field: declared here, each result stays one small object.

@@ -25,6 +25,8 @@ export interface AttemptContext {
   attempts: number;
   /** Retries allowed after the first attempt (--retries). */
   retries: number;
+  /** The longest Retry-After waited for (--max-retry-after); a longer one ends the record's attempts. */
+  maxRetryAfterMs?: number;
   /** Random number in [0, 1), for the jitter. */
   random?: () => number;
 }
@@ -35,14 +37,29 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** How long all workers pause after a 429: its Retry-After, else the backoff. */
+/** How long all workers pause after a 429: its Retry-After, else the backoff; never longer than `maxRetryAfterMs`. */
 export function rateLimitPauseMs(
   error: unknown,
   retry: number,
   random: () => number = Math.random,
+  maxRetryAfterMs = Number.POSITIVE_INFINITY,
 ): number | undefined {
   if (!(error instanceof ServiceUnavailableError) || error.status !== 429) return undefined;
+  if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterMs) return undefined;
   return error.retryAfterMs ?? backoffMs(retry, random);
+}
+
+/**
+ * Why no record can succeed while this failure lasts, or undefined when it is the record's own: the service is out
+ * of reach, what answers is not the service, or it asks to come back later than --max-retry-after allows.
+ */
+export function failsEveryRecord(error: unknown, maxRetryAfterMs = Number.POSITIVE_INFINITY): string | undefined {
+  if (!(error instanceof ServiceUnavailableError)) return undefined;
+  if (error.serviceDown) return error.serviceDown;
+  if (error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterMs) {
+    return `the service asks to retry after ${Math.ceil(error.retryAfterMs / 1000)} s, more than --max-retry-after allows`;
+  }
+  return undefined;
 }
 
 /**
@@ -71,7 +88,15 @@ export function decideRetry(error: unknown, context: AttemptContext): RetryDecis
     error.retryAfterMs !== undefined;
   const neverReached = error instanceof ServiceUnavailableError && !error.mayHaveReachedService;
   const safe = neverReached || answeredNotTaken;
-  const mayHaveCreated = !safe && !isRateLimited(error);
+  const mayHaveCreated = !(error instanceof ServiceUnavailableError) || error.mayHaveTakenEffect();
+  const retryAfter = error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
+
+  // A wait longer than --max-retry-after is not waited out silently: this run gives the record up.
+  if (retryAfter !== undefined && retryAfter > (context.maxRetryAfterMs ?? Number.POSITIVE_INFINITY)) {
+    return mayHaveCreated
+      ? { action: 'uncertain', mayHaveCreated, reason }
+      : { action: 'fail', mayHaveCreated, reason };
+  }
 
   if (!safe && !context.hasReference) {
     // A 429 without Retry-After still says "not taken", but does not say when to come back.
@@ -86,7 +111,6 @@ export function decideRetry(error: unknown, context: AttemptContext): RetryDecis
   }
   // The pause after a 429 is shared by all workers (see rateLimitPauseMs); the attempt itself waits no longer.
   if (isRateLimited(error)) return { action: 'retry', delayMs: 0, mayHaveCreated, reason };
-  const retryAfter = error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
   const delayMs =
     retryAfter !== undefined ? retryAfter + Math.round(100 * random()) : backoffMs(context.attempts, random);
   return { action: 'retry', delayMs, mayHaveCreated, reason };

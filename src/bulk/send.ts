@@ -6,7 +6,7 @@ import type { InvoiceKind } from '../schemas/invoice.js';
 import type { JournalEntry, JournalWriter } from './journal.js';
 import { Pacer } from './pacer.js';
 import type { RecordResult, RecordStatus } from './results.js';
-import { decideRetry, rateLimitPauseMs } from './retry-policy.js';
+import { decideRetry, failsEveryRecord, rateLimitPauseMs } from './retry-policy.js';
 import type { SpoolEntry } from './spool.js';
 
 // Sends the planned records with a pool of workers sharing one pace (rate limit, pause after a 429), retrying only
@@ -24,6 +24,10 @@ export interface SendOptions {
   /** Requests per second, at most. */
   rate?: number;
   retries: number;
+  /** The longest Retry-After waited for (--max-retry-after); a longer one fails the record for this run. */
+  maxRetryAfterMs?: number;
+  /** Failures in a row that every record would meet after which the run stops (0: never). */
+  stopAfterFailures?: number;
   /** Aborted on Ctrl-C: no record is started after it, and no retry; requests in flight finish. */
   signal?: AbortSignal;
   progress?: SendCounters;
@@ -42,6 +46,8 @@ export interface SendOutcome {
   authError?: AuthError;
   /** The journal could not be written: no other record was started. */
   journalError?: Error;
+  /** So many attempts in a row failed in a way every record would (the service is down) that the run stopped. */
+  serviceDown?: { reason: string; failures: number };
   interrupted: boolean;
 }
 
@@ -54,6 +60,22 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   // Every worker waiting on a pause or a backoff listens to it.
   setMaxListeners(Math.max(10, 2 * options.concurrency), stop.signal);
   const outcome: SendOutcome = { interrupted: false };
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? Number.POSITIVE_INFINITY;
+  const stopAfter = options.stopAfterFailures ?? 0;
+  // Attempts that failed in a row, in the order they ended, in a way that no record can survive.
+  let failedInARow = 0;
+  const counted = (error: unknown) => {
+    const reason = failsEveryRecord(error, maxRetryAfterMs);
+    if (reason === undefined) {
+      failedInARow = 0;
+      return;
+    }
+    failedInARow += 1;
+    if (stopAfter > 0 && failedInARow >= stopAfter && !outcome.serviceDown) {
+      outcome.serviceDown = { reason, failures: failedInARow };
+      stop.abort();
+    }
+  };
   const onInterrupt = () => {
     outcome.interrupted = true;
     stop.abort();
@@ -129,11 +151,13 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       }
       try {
         const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
+        failedInARow = 0;
         return settle(entry, result, 'created', { invoiceNumber });
       } catch (error) {
-        const decision = decideRetry(error, { hasReference, attempts, retries });
+        counted(error);
+        const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
         mayHaveCreated ||= decision.mayHaveCreated;
-        const pause = rateLimitPauseMs(error, attempts);
+        const pause = rateLimitPauseMs(error, attempts, Math.random, maxRetryAfterMs);
         if (pause !== undefined) pacer.pause(pause);
         switch (decision.action) {
           case 'exists':

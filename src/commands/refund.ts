@@ -5,7 +5,7 @@ import { asObject, readJsonInput } from '../input/json-file.js';
 import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../input/prompts.js';
 import { formatAmount, toJson } from '../output/format.js';
 import { embeddedSandboxLabel, renderRequestPreview } from '../output/request-preview.js';
-import { withSpinner } from '../output/spinner.js';
+import { sendOnce } from '../output/outcome.js';
 import type { Terminal } from '../output/terminal.js';
 import { checkedInvoiceNumber } from '../schemas/invoice-number.js';
 import { refundSchema, type Refund } from '../schemas/refund.js';
@@ -91,8 +91,16 @@ export async function refund(options: RefundOptions, context: CommandContext): P
 
   const service = await session.connect();
   try {
-    await withSpinner(terminal, context, `Refunding invoice ${invoiceNumber}`, () =>
-      service.client.refundInvoice(invoiceNumber, body),
+    await sendOnce(
+      terminal,
+      context,
+      {
+        doing: `Refunding invoice ${invoiceNumber}`,
+        what: `the refund of invoice ${invoiceNumber}`,
+        whatIsSafe: `Check whether invoice ${invoiceNumber} is refunded before running the refund again: a second one may be made.`,
+        json: { invoiceNumber },
+      },
+      (request) => service.client.refundInvoice(invoiceNumber, body, request),
     );
   } finally {
     await service.close();

@@ -7,6 +7,7 @@ import {
   type EnvironmentConfig,
   type InvoiceDefaults,
 } from '../schemas/config.js';
+import { tokenProblem } from '../schemas/token.js';
 import { loadConfig } from './load.js';
 import { runTokenCommand } from './token-command.js';
 
@@ -34,8 +35,11 @@ export interface Profile {
   defaults: InvoiceDefaults;
   isProduction: boolean;
   isEmbeddedSandbox: boolean;
-  /** Reads the token from its source; called only when a request is about to be sent. Never printed. */
-  readToken: () => Promise<string>;
+  /**
+   * Reads the token from its source; called only when a request is about to be sent. Never printed. A token that
+   * cannot be sent in a header is refused here, naming its source. A tokenCommand runs for at most `timeoutMs`.
+   */
+  readToken: (options?: { timeoutMs?: number }) => Promise<string>;
   /** A notice for stderr, such as the default environment having been chosen for the merchant. */
   notice?: string;
 }
@@ -96,7 +100,21 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
     isEmbeddedSandbox,
     notice,
   };
-  return { ...profile, readToken: () => readToken(profile, settings?.token, environment) };
+  return {
+    ...profile,
+    readToken: async (options = {}) =>
+      checkedToken(await readToken(profile, settings?.token, environment, options.timeoutMs), profile),
+  };
+}
+
+/** The token if a header can carry it; otherwise an authentication error naming where it came from. */
+function checkedToken(token: string, profile: Omit<Profile, 'readToken'>): string {
+  const problem = tokenProblem(token);
+  if (problem === undefined) return token;
+  throw new AuthError(
+    `The token of the ${profile.name} environment (from ${tokenOrigin(profile)}) ${problem}: it cannot be sent in a header; nothing was sent.`,
+    { hint: `A token is one line of printable characters without spaces. ${tokenHint(profile)}` },
+  );
 }
 
 function tokenSourceOf(
@@ -115,6 +133,7 @@ function readToken(
   profile: Omit<Profile, 'readToken'>,
   fileToken: string | undefined,
   environment: NodeJS.ProcessEnv,
+  timeoutMs: number | undefined,
 ): Promise<string> {
   const source = profile.tokenSource;
   switch (source.kind) {
@@ -129,10 +148,26 @@ function readToken(
         ? Promise.resolve(fileToken)
         : Promise.reject(missingToken(profile, 'no token in the profile file'));
     case 'command':
-      return runTokenCommand(source.command, profile.name, environment);
+      return runTokenCommand(source.command, profile.name, environment, timeoutMs);
     case 'embedded-sandbox':
     case 'none':
       return Promise.reject(missingToken(profile, 'no token source is configured'));
+  }
+}
+
+/** Where the token came from, for messages. */
+function tokenOrigin(profile: Pick<Profile, 'name' | 'tokenSource'>): string {
+  const source = profile.tokenSource;
+  switch (source.kind) {
+    case 'env-override':
+    case 'env':
+      return `the variable ${source.variable}`;
+    case 'file':
+      return `environments.${profile.name}.token in ${source.filepath}`;
+    case 'command':
+      return 'what its tokenCommand printed';
+    default:
+      return describeTokenSource(source);
   }
 }
 

@@ -47,6 +47,15 @@ describe('decideRetry', () => {
     expect(decideRetry(error, { hasReference: false, attempts: 1, retries: 3 }).action).toBe(withoutReference);
   });
 
+  it('gives a record up at once when the Retry-After is longer than --max-retry-after', () => {
+    const hour = unavailable({ mayHaveReachedService: true, status: 503, retryAfterMs: 3_600_000 });
+    const context = { hasReference: false, attempts: 1, retries: 3, maxRetryAfterMs: 60_000 };
+    expect(decideRetry(hour, context)).toMatchObject({ action: 'fail', mayHaveCreated: false });
+    expect(decideRetry(hour, { ...context, maxRetryAfterMs: 4_000_000 }).action).toBe('retry');
+    const limited = unavailable({ mayHaveReachedService: true, status: 429, retryAfterMs: 3_600_000 });
+    expect(rateLimitPauseMs(limited, 1, () => 0, 60_000)).toBeUndefined();
+  });
+
   it('says whether the failed attempt may have created the invoice', () => {
     const may = (name: keyof typeof errors) =>
       decideRetry(errors[name], { hasReference: true, attempts: 1, retries: 3 }).mayHaveCreated;

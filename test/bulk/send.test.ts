@@ -165,6 +165,30 @@ describe('sendRecords', () => {
     expect(requests).toHaveLength(5);
   });
 
+  it('stops after --stop-after-failures attempts in a row that every record meets, and not after others', async () => {
+    const loginPage: TestHandler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>Sign in</html>');
+    };
+    const { results, outcome, requests } = await send(loginPage, 30, {
+      concurrency: 1,
+      stopAfterFailures: 5,
+      withReference: false,
+    });
+    expect(outcome.serviceDown).toEqual({
+      reason: "the answer is an HTML page (HTTP 200), not the service's JSON",
+      failures: 5,
+    });
+    expect(requests).toHaveLength(5);
+    expect(results.filter((result) => result.status === 'pending')).toHaveLength(25);
+
+    // A record's own refusal (a 400) is no sign of the service being down: those never stop the run.
+    const refusing: TestHandler = (_request, response) => sendJson(response, 400, { message: 'bad amount' });
+    const refused = await send(refusing, 12, { concurrency: 1, stopAfterFailures: 5 });
+    expect(refused.outcome.serviceDown).toBeUndefined();
+    expect(refused.results.every((result) => result.status === 'failed')).toBe(true);
+  });
+
   it('starts no record after the signal aborts, and finishes the one in flight', async () => {
     const controller = new AbortController();
     const handler: TestHandler = (_request, response, index) => {

@@ -59,7 +59,7 @@ describe('bulk creation against a faulty service', () => {
     expect(report.summary).toMatchObject({ total: 1000, failed: 0, uncertain: uncertain.length, notSent: 0 });
     const { created, createdEarlier, alreadyExisted } = report.summary as Record<string, number>;
     expect(created! + createdEarlier! + alreadyExisted!).toBe(1000 - uncertain.length);
-    expect(second.stderr).toMatch(/Resuming from batch\.ndjson\.journal\.ndjson: \d+ already created/);
+    expect(second.stderr).toMatch(/Resuming from batch\.ndjson\.local\.journal\.ndjson: \d+ already created/);
     const reportLines = readFileSync(join(home, 'second.ndjson'), 'utf8').trim().split('\n');
     expect(reportLines.map((line) => JSON.parse(line) as unknown)).toEqual(report.records);
 

@@ -43,7 +43,7 @@ describe('records refused before anything is sent', () => {
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  record '));
     expect(listed).toHaveLength(15);
     expect((await received(sandbox)).count).toBe(0);
-    expect(existsSync(join(home, 'batch.ndjson.journal.ndjson'))).toBe(false);
+    expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(false);
     const rows = readFileSync(join(home, 'report.csv'), 'utf8').trim().split('\n');
     expect(rows).toHaveLength(31);
     expect(rows[2]).toBe('2,2,REF-2,invalid,,customer.mobile: is required');
@@ -139,7 +139,7 @@ describe('--dry-run and --json', () => {
     expect(report.summary).toMatchObject({ dryRun: true, total: 4, valid: 4, created: 0 });
     expect(report.records[0]).toEqual({ record: 1, line: 1, businessReference: 'REF-1', status: 'valid' });
     expect((await received(sandbox)).count).toBe(0);
-    expect(existsSync(join(home, 'batch.ndjson.journal.ndjson'))).toBe(false);
+    expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(false);
   });
 
   it('says a dry run with --skip-invalid would skip the invalid records, exiting 6 as the real run would', async () => {
@@ -161,7 +161,7 @@ describe('--dry-run and --json', () => {
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.summary).toMatchObject({ total: 3, created: 3, failed: 0, uncertain: 0 });
     // The planned records were spooled beside the journal, and the spool is gone.
-    expect(existsSync(join(home, 'batch.ndjson.journal.ndjson.spool'))).toBe(false);
+    expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson.spool'))).toBe(false);
     const numbers = (await sandbox.api.invoices()).map((invoice) => invoice.invoiceNumber);
     expect(report.records).toEqual(
       numbers.map((invoiceNumber, index) => ({
@@ -190,7 +190,7 @@ describe('--shard', () => {
         .sort(),
     );
     expect(
-      journalEntries(join(home, 'batch.ndjson.shard-2-of-3.journal.ndjson')).filter((e) => e.type === 'created'),
+      journalEntries(join(home, 'batch.ndjson.local.shard-2-of-3.journal.ndjson')).filter((e) => e.type === 'created'),
     ).toHaveLength(3);
   });
 });
@@ -225,7 +225,7 @@ describe('relative dates', () => {
     const sentOrder2 = bodies.filter((body) => body.note === 'Order 2');
     expect(sentOrder2).toHaveLength(2);
     expect(sentOrder2[1]).toEqual(sentOrder2[0]);
-    const header = journalEntries(join(dir, 'batch.ndjson.journal.ndjson')).find((entry) => entry.type === 'run');
+    const header = journalEntries(join(dir, 'batch.ndjson.local.journal.ndjson')).find((entry) => entry.type === 'run');
     expect(sentOrder2[1]?.releaseDate).toBe(header?.resolveDatesAt);
   });
 });

@@ -37,7 +37,7 @@ function homeWith(count: number): { home: string; journal: string } {
   const home = tempHome();
   writeProfile(home, localProfile(sandbox.url, sandbox.token));
   writeNdjson(home, 'batch.ndjson', records(count, 3));
-  return { home, journal: join(home, 'batch.ndjson.journal.ndjson') };
+  return { home, journal: join(home, 'batch.ndjson.local.journal.ndjson') };
 }
 
 /** Every third record has no businessReference: only the journal keeps the rerun from creating it twice. */
@@ -62,7 +62,7 @@ describe('a bulk run stopped part-way', () => {
     expect(existsSync(`${journal}.spool`)).toBe(true);
 
     const rerun = await runSafeCli([...create, '--json'], { env: { HOME: home } });
-    expect(rerun.stderr).toMatch(/Resuming from batch\.ndjson\.journal\.ndjson: \d+ already created/);
+    expect(rerun.stderr).toMatch(/Resuming from batch\.ndjson\.local\.journal\.ndjson: \d+ already created/);
     expect(existsSync(`${journal}.spool`)).toBe(false);
     const report = JSON.parse(rerun.stdout) as { records: Array<{ record: number; status: string }> };
     // A record without a businessReference that was in flight at the kill is uncertain (it may or may not exist);

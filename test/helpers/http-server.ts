@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 // Small real HTTP servers on 127.0.0.1 for the edge cases the sandbox does not produce on demand.
 
@@ -55,6 +56,19 @@ export async function startTestServer(handler: TestHandler = countingHandler): P
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A test file's servers: the function returned starts one, and every one started is closed after each test. */
+export function serversClosedAfterEach(): (handler?: TestHandler) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startTestServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 

@@ -2,8 +2,9 @@ import { resolve } from 'node:path';
 import type { InvoiceFileInput } from '../../bulk/input-format.js';
 import { JournalWriter, journalVersion } from '../../bulk/journal.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
-import { readJournal, type JournalState } from '../../bulk/journal-state.js';
-import { bulkDefaults, defaultJournalPath, type BulkFlags } from '../../bulk/options.js';
+import { readJournal } from '../../bulk/journal-state.js';
+import { checkJournalFits, journalFor, targetOf, type JournalTarget } from '../../bulk/journal-target.js';
+import { bulkDefaults, type BulkFlags } from '../../bulk/options.js';
 import { planBatch, type Plan } from '../../bulk/plan.js';
 import { startProgress } from '../../bulk/progress.js';
 import { readRecords } from '../../bulk/records.js';
@@ -12,8 +13,15 @@ import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
 import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
 import { Spool } from '../../bulk/spool.js';
 import { renderSummary, summarize } from '../../bulk/summary.js';
-import type { CommandContext } from '../../context.js';
-import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
+import {
+  AuthError,
+  InterruptedError,
+  interruptedBy,
+  PartialFailureError,
+  ServiceUnavailableError,
+  UsageError,
+} from '../../errors.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
@@ -48,14 +56,15 @@ export async function createInvoicesInBulk(
   if (flags.issues.length > 0)
     throw new UsageError('Invalid invoice flags; nothing was sent.', { issues: flags.issues });
   const dryRun = Boolean(options.dryRun);
-  const journal = journalFor(options, input, context, dryRun);
+  const target = targetOf(profile, context.env);
+  const journal = journalFor(options, input, context, dryRun, target.environment);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
 
   const release = dryRun || !journal ? undefined : await lockJournal(journal.path);
   let spool: Spool | undefined;
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
-    checkJournalFits(earlier, kind, shard, journal?.shown);
+    await checkJournalFits(earlier, journal, { ...target, kind }, shard);
     if (earlier && earlier.damagedLines > 0) {
       terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
     }
@@ -106,7 +115,7 @@ export async function createInvoicesInBulk(
     if (dryRun) markPending(plan.results, 'valid');
     else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
       await confirm(kind, plan.toSend, options, session, context);
-      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input };
+      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target };
       outcome = await send(run, spool, plan);
     }
     markPending(plan.results, 'not-sent');
@@ -119,7 +128,21 @@ export async function createInvoicesInBulk(
     }
     if (outcome.authError) throw outcome.authError;
     if (outcome.interrupted || context.signal?.aborted) {
-      throw new InterruptedError('Interrupted: the requests in flight were finished; run the same command to resume.');
+      throw interruptedBy(
+        context.signal,
+        'Interrupted: the requests in flight were finished; run the same command to resume.',
+      );
+    }
+    if (outcome.serviceDown) {
+      const notSent = plan.results.filter((result) => result.status === 'not-sent').length;
+      throw new ServiceUnavailableError(
+        `Stopped after ${outcome.serviceDown.failures} failures in a row that every record would meet ` +
+          `(${outcome.serviceDown.reason}); ${notSent} records were not sent, and a rerun sends them.`,
+        {
+          mayHaveReachedService: false,
+          hint: 'Run the same command again once the service answers. --stop-after-failures N changes the limit.',
+        },
+      );
     }
     const unfinished = plan.results.filter((result) => unfinishedStatuses.has(result.status));
     if (dryRun && unfinished.length > 0) {
@@ -151,12 +174,21 @@ interface BulkRun {
   now: Date;
   shard?: string;
   input: ManyInvoices;
+  target: JournalTarget;
 }
 
 /** Opens the journal and the service, then sends with a progress display. */
 async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome> {
   const { kind, options, session, context } = run;
   const service = await session.connect();
+  // The token is read before anything is journaled or sent: one that cannot be sent stops the run untouched.
+  try {
+    await service.client.readToken();
+  } catch (error) {
+    await service.close();
+    if (error instanceof AuthError) return { interrupted: false, authError: error };
+    throw error;
+  }
   const journal = await JournalWriter.open(run.journalPath);
   const counters: SendCounters = { done: 0, failed: 0, retries: 0 };
   const progress = options.quiet
@@ -171,6 +203,8 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
       kind,
       input: run.input.name,
       ...(run.shard ? { shard: run.shard } : {}),
+      environment: run.target.environment,
+      service: run.target.service,
     });
     // The instant relative dates resolved to must survive any crash: a rerun plans the same bodies from it.
     await journal.durable();
@@ -183,6 +217,8 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
       concurrency: options.concurrency ?? bulkDefaults.concurrency,
       rate: options.rate,
       retries: options.retries ?? bulkDefaults.retries,
+      maxRetryAfterMs: (options.maxRetryAfter ?? defaultMaxRetryAfterSeconds) * 1000,
+      stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
       signal: context.signal,
       progress: counters,
     });
@@ -229,43 +265,6 @@ async function confirm(
   const { confirmAction } = await import('../../input/prompts.js');
   if (!(await confirmAction(`Create ${count} ${kind} invoices in ${session.profile.name}?`, context))) {
     throw new InterruptedError('Cancelled: nothing was sent.');
-  }
-}
-
-/** The journal's path, and how messages show it; stdin has no default place for one. */
-function journalFor(
-  options: BulkCreateOptions,
-  input: ManyInvoices,
-  context: CommandContext,
-  dryRun: boolean,
-): { path: string; shown: string } | undefined {
-  if (options.journal) return { path: resolve(context.cwd, options.journal), shown: options.journal };
-  if (!input.absolutePath) {
-    if (dryRun) return undefined;
-    throw new UsageError('--journal PATH is required to create invoices from stdin; nothing was sent.', {
-      hint: 'The journal records what was sent, so that running the same command again resumes without duplicates.',
-    });
-  }
-  return {
-    path: defaultJournalPath(input.absolutePath, options.shard),
-    shown: defaultJournalPath(input.path, options.shard),
-  };
-}
-
-function checkJournalFits(
-  earlier: JournalState | undefined,
-  kind: InvoiceKind,
-  shard: string | undefined,
-  shown: string | undefined,
-): void {
-  if (earlier?.kind && earlier.kind !== kind) {
-    throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`);
-  }
-  if (earlier?.resolveDatesAt && earlier.shard !== shard) {
-    throw new UsageError(
-      `The journal ${shown} was written ${earlier.shard ? `by shard ${earlier.shard}` : 'without --shard'}; nothing was sent.`,
-      { hint: 'Give each shard its own journal (the default does), or run with the same --shard.' },
-    );
   }
 }
 

@@ -11,7 +11,7 @@ import { asObject } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
 import { formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview } from '../../output/invoice-preview.js';
-import { withSpinner } from '../../output/spinner.js';
+import { sendOnce } from '../../output/outcome.js';
 import type { Terminal } from '../../output/terminal.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
 import { validate } from '../../schemas/validate.js';
@@ -142,8 +142,8 @@ export async function createInvoiceCommand(
   const service = await connect();
   let created: { invoiceNumber: string };
   try {
-    created = await withSpinner(terminal, context, `Creating the ${kind} invoice`, () =>
-      service.client.createInvoice(kind, invoice),
+    created = await sendOnce(terminal, context, aboutCreating(kind, invoice), (request) =>
+      service.client.createInvoice(kind, invoice, request),
     );
   } catch (error) {
     if (typedAtPrompts && error instanceof EinvoiceError)
@@ -157,6 +157,20 @@ export async function createInvoiceCommand(
       ? toJson({ invoiceNumber: created.invoiceNumber })
       : `${terminal.out.green('✔')} Created ${kind} invoice ${created.invoiceNumber} for ${formatAmount(invoice.amount)} (${profile.name}).`,
   );
+}
+
+/** A create in the words of its outcome: with a businessReference, running it again is safe (rule 2.3). */
+function aboutCreating(kind: InvoiceKind, invoice: Invoice) {
+  const reference = invoice.businessReference;
+  return {
+    doing: `Creating the ${kind} invoice`,
+    what: `the ${kind} invoice`,
+    whatIsSafe:
+      reference === undefined
+        ? 'It has no businessReference, so running the same command again may create a second invoice: look for it in the service first.'
+        : `Running the same command again is safe: the service refuses a second invoice with businessReference ${reference}, the same amount and sending date as a duplicate (spec rule 2.3).`,
+    json: { kind, businessReference: reference ?? null },
+  };
 }
 
 /** With items and no amount, the amount is the items' total. */

@@ -55,7 +55,11 @@ function bulkOptions(): Option[] {
     new Option('--retries <n>', `automatic retries of a create, when safe (default ${bulkDefaults.retries})`).argParser(
       wholeNumberFlag(0, 20),
     ),
-    new Option('--journal <file>', 'the run journal (default FILE.journal.ndjson; required with --file -)'),
+    new Option(
+      '--stop-after-failures <n>',
+      `stop once n attempts in a row fail as every record would (service down, TLS, a login page); default ${bulkDefaults.stopAfterFailures}, 0 never`,
+    ).argParser(wholeNumberFlag(0, 1_000_000)),
+    new Option('--journal <file>', 'the run journal (default FILE.ENV.journal.ndjson; required with --file -)'),
     new Option('--report <file>', 'write one line per record: .csv, or NDJSON otherwise'),
     new Option('--reference-prefix <prefix>', 'give records without a businessReference one: prefix + content hash'),
     new Option('--resend-uncertain', 'send again records an earlier run sent without learning the outcome'),

@@ -94,6 +94,8 @@ export async function serveSandbox(
     }
   };
   const signal = until();
+  // It stops on the signal itself, closing the server and its state file: the entry point must not end it first.
+  if (context.interrupt) context.interrupt.reportsItself = true;
   try {
     const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
     const sandbox = await startSandbox({

@@ -1,0 +1,120 @@
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { sandboxStateFile } from '../config/paths.js';
+import type { Profile } from '../config/profile.js';
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
+import type { JournalState } from './journal-state.js';
+import { defaultJournalPath, type BulkFlags } from './options.js';
+
+// Which journal a bulk run keeps, and whether an existing one is its own: a journal belongs to one target (the
+// environment, its service and the kind of invoice), and a run never reads another target's as its own.
+
+/** What a journal belongs to: an environment and its service (the base URL, or the built-in sandbox's state). */
+export interface JournalTarget {
+  environment: string;
+  service: string;
+}
+
+export function targetOf(profile: Profile, env: NodeJS.ProcessEnv): JournalTarget {
+  return {
+    environment: profile.name,
+    service: profile.baseUrl ? new URL(profile.baseUrl).href : `the built-in sandbox (${sandboxStateFile(env)})`,
+  };
+}
+
+/** A journal's path and how messages show it; stdin has no default place for one. */
+export interface JournalPlace {
+  path: string;
+  shown: string;
+  /** Where an earlier version kept the default journal, one per file whatever the environment. */
+  before?: { path: string; shown: string };
+}
+
+/** The journal of this run: --journal, else one beside the file for each environment. */
+export function journalFor(
+  options: Pick<BulkFlags, 'journal' | 'shard'>,
+  input: { path: string; absolutePath?: string },
+  context: Pick<CommandContext, 'cwd'>,
+  dryRun: boolean,
+  environment: string,
+): JournalPlace | undefined {
+  if (options.journal) return { path: resolve(context.cwd, options.journal), shown: options.journal };
+  if (!input.absolutePath) {
+    if (dryRun) return undefined;
+    throw new UsageError('--journal PATH is required to create invoices from stdin; nothing was sent.', {
+      hint: 'The journal records what was sent, so that running the same command again resumes without duplicates.',
+    });
+  }
+  return {
+    path: defaultJournalPath(input.absolutePath, options.shard, environment),
+    shown: defaultJournalPath(input.path, options.shard, environment),
+    before: {
+      path: defaultJournalPath(input.absolutePath, options.shard),
+      shown: defaultJournalPath(input.path, options.shard),
+    },
+  };
+}
+
+/**
+ * An earlier version kept one journal per file, recording no environment: whether it belongs to this run's target
+ * only the merchant knows, and guessing wrong sends a batch twice or not at all.
+ */
+async function refuseJournalOfEarlierVersion(
+  before: { path: string; shown: string },
+  target: JournalTarget,
+  shown: string,
+): Promise<void> {
+  const exists = await access(before.path).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return;
+  throw new UsageError(
+    `The journal ${before.shown} was written by an earlier einvoice that did not record the environment; nothing was sent.`,
+    {
+      hint:
+        `If it was run against ${target.environment} (${target.service}), resume with --journal ${before.shown}. ` +
+        `If not, move it away: this run then keeps its journal in ${shown}.`,
+    },
+  );
+}
+
+/**
+ * Refuses a journal of another target (environment, service, kind) or shard, and a default journal of an earlier
+ * version, which recorded no target, with the way out; nothing has been sent yet.
+ */
+export async function checkJournalFits(
+  earlier: JournalState | undefined,
+  journal: JournalPlace | undefined,
+  target: JournalTarget & { kind: InvoiceKind },
+  shard: string | undefined,
+): Promise<void> {
+  const shown = journal?.shown;
+  if (!earlier && journal?.before) await refuseJournalOfEarlierVersion(journal.before, target, journal.shown);
+  const written = earlier?.target;
+  if (written && (written.environment !== target.environment || written.service !== target.service)) {
+    const sameName = written.environment === target.environment;
+    throw new UsageError(
+      `The journal ${shown} belongs to the ${written.environment} environment at ${written.service}, not to ` +
+        `${sameName ? 'its service now' : `the ${target.environment} environment`} at ${target.service}; nothing was sent.`,
+      {
+        hint: sameName
+          ? `To resume it, run against ${written.service}. To send the file to ${target.service}, give it a journal of its own: --journal PATH.`
+          : `To resume it, run with --env ${written.environment}. To send the file to ${target.environment}, give it a journal of its own: --journal PATH (without --journal, each environment gets its own beside the file).`,
+      },
+    );
+  }
+  if (earlier?.kind && earlier.kind !== target.kind) {
+    throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`, {
+      hint: `To create ${target.kind} invoices from the same file, give them a journal of their own: --journal PATH.`,
+    });
+  }
+  if (earlier?.resolveDatesAt && earlier.shard !== shard) {
+    throw new UsageError(
+      `The journal ${shown} was written ${earlier.shard ? `by shard ${earlier.shard}` : 'without --shard'}; nothing was sent.`,
+      { hint: 'Give each shard its own journal (the default does), or run with the same --shard.' },
+    );
+  }
+}
