@@ -1,4 +1,4 @@
-import got, { HTTPError, RequestError, type Got, type Response } from 'got';
+import got, { AbortError, HTTPError, RequestError, type Got, type Response } from 'got';
 import { defaultMaxRetryAfterSeconds } from '../context.js';
 import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '../errors.js';
 import { isLoopback } from '../schemas/config.js';
@@ -308,7 +308,11 @@ function toClientError(
 ): unknown {
   if (error instanceof EinvoiceError) return error;
   // got wraps what a hook throws (reading the token failed): that error, not a network failure, is what happened.
-  if (error instanceof RequestError && error.cause instanceof EinvoiceError) return error.cause;
+  // got 16 also puts an abort's reason (a Ctrl-C) as the cause of its AbortError: that one is a failure of the
+  // request, which says whether the request had reached the service.
+  if (error instanceof RequestError && !(error instanceof AbortError) && error.cause instanceof EinvoiceError) {
+    return error.cause;
+  }
   if (error instanceof HTTPError && error.response.statusCode === 401) {
     return new AuthError(
       `The ${environment} environment rejected the token (401 Unauthorized): it is missing, wrong or expired.`,
