@@ -231,7 +231,7 @@ describe('create from flags: what is refused before anything is sent', () => {
       '  cycleType (--cycle-type): must be one of MONTH, WEEK',
       '  cycleValue (--cycle-value): must be at least 1',
       '  customer.mobile (--customer-mobile): is required',
-      '  sendingDate (--sending-date): must be a date YYYY-MM-DD (e.g. 2026-12-31), today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
+      '  sendingDate (--sending-date): February 2025 has no 29th day',
       '  expiryDate (--expiry-date): must be a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
       '  discount.type (--discount-type): is required',
       '  items[0].price (--item): must be a number',
