@@ -3,7 +3,8 @@ import type { CommandContext } from '../context.js';
 import { EinvoiceError, ServiceRejectedError, UsageError, type FieldIssue } from '../errors.js';
 import { colorAllowed } from './terminal.js';
 
-const maxIssues = 20;
+/** How many field issues an error lists before "...and N more". */
+export const listedIssues = 20;
 
 /**
  * Prints an error on stderr on one screen: the message, one line per field, and a hint. A stack trace is shown
@@ -20,8 +21,8 @@ export function printError(
     lines.push(`${color.red('✖')} ${error.message}`);
     const issues: FieldIssue[] =
       error instanceof UsageError || error instanceof ServiceRejectedError ? error.issues : [];
-    for (const issue of issues.slice(0, maxIssues)) lines.push(`  ${color.bold(issue.path)}: ${issue.message}`);
-    if (issues.length > maxIssues) lines.push(`  ...and ${issues.length - maxIssues} more`);
+    for (const issue of issues.slice(0, listedIssues)) lines.push(`  ${color.bold(issue.path)}: ${issue.message}`);
+    if (issues.length > listedIssues) lines.push(`  ...and ${issues.length - listedIssues} more`);
     if (error.hint) lines.push(color.dim(error.hint));
   } else {
     const message = error instanceof Error ? error.message : String(error);

@@ -17,6 +17,7 @@ import { InterruptedError, PartialFailureError, UsageError } from '../../errors.
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
+import { listedIssues } from '../../output/errors.js';
 import type { CreateOptions } from './create-invoice.js';
 
 export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
@@ -98,7 +99,9 @@ export async function createInvoicesInBulk(
       const invalid = plan.results.filter((result) => result.status === 'invalid').length;
       throw new UsageError(`${invalid} of ${plan.results.length} records are invalid; nothing was sent.`, {
         issues: plan.issues,
-        hint: 'Fix them, or pass --skip-invalid to send the valid records and report the others.',
+        hint:
+          'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
+          (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
       });
     }
     announce(plan, options, session, journal?.shown);
@@ -212,8 +215,10 @@ function announce(plan: Plan, options: BulkCreateOptions, session: Session, jour
     );
   }
   if (plan.issues.length > 0) {
-    const lines = plan.issues.slice(0, 20).map((issue) => `  ${issue.path}: ${issue.message}`);
-    if (plan.issues.length > 20) lines.push(`  ...and ${plan.issues.length - 20} more`);
+    const lines = plan.issues.slice(0, listedIssues).map((issue) => `  ${issue.path}: ${issue.message}`);
+    if (plan.issues.length > listedIssues) {
+      lines.push(`  ...and ${plan.issues.length - listedIssues} more (--report FILE lists them all)`);
+    }
     terminal.warn(`Invalid records are skipped (--skip-invalid):\n${lines.join('\n')}`);
   }
 }

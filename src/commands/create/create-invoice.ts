@@ -223,7 +223,7 @@ function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
 async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {
   const target = resolve(context.cwd, path);
   try {
-    await writeFile(target, `${toJson(invoice)}\n`);
+    await writeFile(target, `${toJson(invoice)}\n`, { mode: 0o600 });
   } catch (error) {
     throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
   }
@@ -250,7 +250,7 @@ async function keepDraft(
     path,
   ];
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFile(path, `${toJson(draft)}\n`, { mode: 0o600 });
     terminal.info(`Your answers are saved in ${path}\nContinue with: ${quote(again)}`);
   } catch {
