@@ -9,6 +9,7 @@ import { validate } from '../schemas/validate.js';
 import { version } from '../version.js';
 import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
+import { limitResponseSize } from './response-limit.js';
 import { toServiceError } from './service-errors.js';
 
 export { servicePaths, isLoopback };
@@ -123,6 +124,7 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
     prefixUrl: baseUrl,
     headers: { 'user-agent': `einvoice/${version}`, accept: 'application/json' },
     responseType: 'text',
+    handlers: [limitResponseSize],
     timeout: { request: options.timeoutMs ?? 30_000 },
     retry: {
       limit: options.getRetries ?? 2,

@@ -18,6 +18,7 @@ import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
+import { terminalSafe } from '../../output/safe-text.js';
 import type { CreateOptions } from './create-invoice.js';
 
 export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
@@ -215,7 +216,10 @@ function announce(plan: Plan, options: BulkCreateOptions, session: Session, jour
     );
   }
   if (plan.issues.length > 0) {
-    const lines = plan.issues.slice(0, listedIssues).map((issue) => `  ${issue.path}: ${issue.message}`);
+    // A record that is not JSON is quoted in its issue: the file's text, printed without escapes.
+    const lines = plan.issues
+      .slice(0, listedIssues)
+      .map((issue) => `  ${terminalSafe(issue.path)}: ${terminalSafe(issue.message)}`);
     if (plan.issues.length > listedIssues) {
       lines.push(`  ...and ${plan.issues.length - listedIssues} more (--report FILE lists them all)`);
     }
