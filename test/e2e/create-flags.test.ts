@@ -215,6 +215,14 @@ describe('create from flags: what is refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
+  it('in CI the hint does not promise prompts that will not come; elsewhere it says when they would', async () => {
+    const inCi = await runCreate(home, ['single']);
+    expect(inCi.stderr).toContain('CI is set, so nothing is asked at a prompt.');
+    expect(inCi.stderr).not.toContain('you are asked for them');
+    const outsideCi = await runCreate(home, ['single'], { env: { CI: undefined } });
+    expect(outsideCi.stderr).toContain('in a terminal without --no-input you are asked for them.');
+  });
+
   it('exits 2 listing every invalid field and flag problem at once', async () => {
     const before = await received(sandbox);
     const result = await runCreate(home, [

@@ -107,6 +107,24 @@ describe('stats with an expired token', () => {
   });
 });
 
+describe('stats with EINVOICE_BASE_URL and no profile file', () => {
+  it('the notice names the address used, not the built-in sandbox', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const result = await runSafeCli(['stats'], {
+        env: { EINVOICE_BASE_URL: sandbox.url, EINVOICE_TOKEN: sandbox.token },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        `Using ${sandbox.url} from EINVOICE_BASE_URL as the sandbox environment (no profile file found)`,
+      );
+      expect(result.stderr).not.toContain('built-in sandbox');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('stats against the embedded sandbox', () => {
   it('shows the demo invoices with no profile file at all, saying so on stderr', async () => {
     const result = await runSafeCli(['stats']);

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { quote } from 'shell-quote';
 import { dirname, resolve } from 'node:path';
 import { draftFile } from '../../config/paths.js';
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import { whenAsked, type CommandContext, type GlobalOptions } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
 import { checkAmount, mergeInvoiceSources } from '../../input/invoice-input.js';
 import { invoiceFromFlags, toCommandLine, withFlagName, type InvoiceFlags } from '../../input/invoice-flags.js';
@@ -94,9 +94,7 @@ export async function createInvoiceCommand(
       issues: dedupe(issues),
       hint: terminal.interactive
         ? undefined
-        : 'Give the fields as flags or in --file (see einvoice create ' +
-          kind +
-          ' --help); in a terminal without --no-input you are asked for them.',
+        : `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
     });
   }
   if (!result.success) {
