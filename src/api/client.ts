@@ -10,6 +10,7 @@ import { version } from '../version.js';
 import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
 import { limitResponseSize } from './response-limit.js';
+import { describeRequest, describeResponse } from './verbose-log.js';
 import { toServiceError } from './service-errors.js';
 
 export { servicePaths, isLoopback };
@@ -119,6 +120,7 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
     log(
       `< ${response.statusCode} ${response.statusMessage ?? ''}${took} ${response.request.options.method} ${response.url}`,
     );
+    log(describeResponse(response));
   };
   const http = got.extend({
     prefixUrl: baseUrl,
@@ -141,7 +143,7 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
             request.headers.authorization = `Bearer ${await token()}`;
           }
           started.set(request, Date.now());
-          log?.(`> ${request.method} ${String(request.url)}`);
+          log?.(describeRequest(request));
         },
       ],
       beforeRetry: [

@@ -150,6 +150,13 @@ describe('create from flags', () => {
     const url = `${sandbox.url}/invoice-api/invoices/recurring`;
     expect(result.stderr).toContain(`> POST ${url}\n`);
     expect(result.stderr).toMatch(new RegExp(`^< 201 Created \\(\\d+ ms\\) POST ${url}$`, 'm'));
+    // Headers and bodies both ways, the token redacted.
+    expect(result.stderr).toContain('> authorization: *** (redacted)\n');
+    expect(result.stderr).toContain('> content-type: application/json\n');
+    expect(result.stderr).toMatch(/^> \{"cycleType":"WEEK".*"businessReference":"PLAN-LOGGED"/m);
+    expect(result.stderr).toMatch(/^< content-type: application\/json/m);
+    expect(result.stderr).toContain(`\n< ${last?.invoiceNumber}\n`);
+    expect(result.stderr).not.toContain(sandbox.token);
     expect(result.stdout).toBe(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
   });
 

@@ -83,6 +83,8 @@ describe('stats against a served sandbox', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`> GET ${sandbox.url}${statisticsPath}`);
     expect(result.stderr).toMatch(/< 200 OK .*GET/);
+    expect(result.stderr).toContain('> authorization: *** (redacted)');
+    expect(result.stderr).toMatch(/^< \{"allInvoices":\{"totalCount":3,/m);
     expect(result.stderr).not.toContain('Bearer');
     expect(row(result.stdout, 'All')).toMatch(/^All\s+3\s/);
   });
