@@ -162,7 +162,7 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
   const { kind, options, session, context } = run;
   const service = await session.connect();
   const journal = await JournalWriter.open(run.journalPath);
-  const counters: SendCounters = { done: 0, failed: 0, retries: 0 };
+  const counters: SendCounters = { done: 0, failed: 0, uncertain: 0, retries: 0 };
   const progress = options.quiet
     ? undefined
     : startProgress({ stream: context.stderr, animate: session.terminal.animate, total: plan.toSend, counters });
