@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { quote } from 'shell-quote';
 import { dirname, resolve } from 'node:path';
-import { draftFile } from '../../config/paths.js';
+import { draftFile, isDraftFile } from '../../config/paths.js';
 import { whenAsked, type CommandContext, type GlobalOptions } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
 import { checkAmount, mergeInvoiceSources } from '../../input/invoice-input.js';
@@ -50,6 +50,16 @@ export async function createInvoiceCommand(
     throw new UsageError(`${bulkOnly.join(', ')} apply only to a --file of many invoices; nothing was sent.`, {
       hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
     });
+  }
+  // A draft kept by an earlier run: said so, continued, and removed once its invoice is created.
+  const draft =
+    options.file && options.file !== '-' && isDraftFile(resolve(context.cwd, options.file), context.env)
+      ? resolve(context.cwd, options.file)
+      : undefined;
+  if (draft) {
+    terminal.info(
+      `${options.file} is a draft of answers typed at the prompts of an earlier run; it is removed once the invoice is created.`,
+    );
   }
   const fromFlags = invoiceFromFlags(options);
   const file = input ? asObject(input.value, `--file ${options.file}`) : undefined;
@@ -150,6 +160,7 @@ export async function createInvoiceCommand(
   } finally {
     await service.close();
   }
+  if (draft) await rm(draft, { force: true });
   terminal.data(
     terminal.json
       ? toJson({ invoiceNumber: created.invoiceNumber })
@@ -235,9 +246,11 @@ async function keepDraft(
   context: CommandContext,
   terminal: Terminal,
   now: Date,
-  options: Pick<CreateOptions, 'env' | 'config'>,
+  options: Pick<CreateOptions, 'env' | 'config' | 'file'>,
 ): Promise<void> {
-  const path = draftFile(kind, context.env, now);
+  // Continuing a draft that fails again keeps it in the same file.
+  const continued = options.file && options.file !== '-' ? resolve(context.cwd, options.file) : undefined;
+  const path = continued && isDraftFile(continued, context.env) ? continued : draftFile(kind, context.env, now);
   const again = [
     'einvoice',
     ...(options.env ? ['--env', options.env] : []),
