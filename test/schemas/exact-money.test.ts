@@ -88,6 +88,19 @@ describe('ceilings of what is added up', () => {
   });
 });
 
+describe('a refund amount', () => {
+  test('in a file, a number no double carries is refused naming the ceiling', () => {
+    const refund = parseJsonExactly('{"amount":90071992547409.93,"reason":"Damaged","orderReferenceNumber":"1"}');
+    expect(issuesOf(refundSchema, refund)).toEqual([
+      {
+        path: 'amount',
+        message:
+          '90071992547409.93 cannot be sent exactly (a JSON number would carry 90071992547409.94): give at most 15 significant digits, at most 9,999,999,999,999.99',
+      },
+    ]);
+  });
+});
+
 describe('taxes are sent as the decimal written, never through a float', () => {
   test.each([
     ['14', '14'],
