@@ -1,4 +1,5 @@
-import type { CancelableRequest, HandlerFunction, Progress, Request } from 'got';
+import type { ClientRequest } from 'node:http';
+import type { HandlerFunction, Progress, Request } from 'got';
 import { ServiceUnavailableError } from '../errors.js';
 
 // Every answer of the service is read whole into memory, so it is read up to a limit: a larger or endless body (a
@@ -24,28 +25,38 @@ export class ResponseTooLargeError extends ServiceUnavailableError {
 /**
  * A got handler that stops reading a response once its body passes `maxResponseBytes`. A stream (a create) is
  * destroyed with a ResponseTooLargeError, which got hands back as the cause of its error; a promise (statistics,
- * refund) is cancelled and then rejects with the ResponseTooLargeError itself.
+ * refund) has its connection closed and rejects with the ResponseTooLargeError.
  */
 export const limitResponseSize: HandlerFunction = (options, next) => {
-  const result = next(options);
   const target = () => (options.url instanceof URL ? options.url.origin : 'the service');
   const tooLarge = (progress: Progress) => progress.transferred > maxResponseBytes;
   if (options.isStream) {
-    const stream = result as unknown as Request;
+    const stream = next(options) as unknown as Request;
     stream.on('downloadProgress', (progress) => {
       if (tooLarge(progress) && !stream.destroyed) stream.destroy(new ResponseTooLargeError(target()));
     });
-    return result;
+    return stream as unknown as ReturnType<typeof next>;
   }
-  const promise = result as unknown as CancelableRequest;
+  const result = next(options);
+  const promise = result as unknown as Promise<unknown> & {
+    on(event: 'request', listener: (request: ClientRequest) => void): void;
+    on(event: 'downloadProgress', listener: (progress: Progress) => void): void;
+  };
+  // got's promise gives no way to end its request with an error of ours: the connection is closed instead, and so
+  // is that of any retry, and the promise then rejects with the ResponseTooLargeError whatever got made of it.
   let stopped = false;
+  let current: ClientRequest | undefined;
+  promise.on('request', (request) => {
+    current = request;
+    if (stopped) request.destroy();
+  });
   promise.on('downloadProgress', (progress) => {
     if (tooLarge(progress) && !stopped) {
       stopped = true;
-      promise.cancel();
+      current?.destroy();
     }
   });
-  // got copies the request's methods (on, cancel, ...) onto the promise a handler returns.
+  // got copies the request's methods (on, json, ...) onto the promise a handler returns.
   return (async () => {
     try {
       return await promise;
