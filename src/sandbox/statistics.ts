@@ -23,11 +23,15 @@ export function computeStatistics(state: SandboxState): Statistics {
     }
   }
   // Each amount is within the ceiling, so a total is a finite number however many invoices there are; past 15
-  // digits it is the nearest one a JSON number carries.
+  // digits it is the nearest one a JSON number carries. A state file written before the ceiling may hold more: its
+  // total is still a finite number, the largest there is, never Infinity (which JSON writes as null).
   return Object.fromEntries(
     statisticsGroups.map((group) => [
       group,
-      { totalCount: minor[group].totalCount, totalAmount: fromMinorUnits(minor[group].totalMinor) },
+      {
+        totalCount: minor[group].totalCount,
+        totalAmount: Math.min(fromMinorUnits(minor[group].totalMinor), Number.MAX_VALUE),
+      },
     ]),
   ) as Statistics;
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyState, type SandboxState } from '../../src/sandbox/state.js';
+import { computeStatistics } from '../../src/sandbox/statistics.js';
 import { startTestSandbox, unpaidInvoice, type TestSandbox } from '../helpers/sandbox.js';
 
 // The sandbox applies the CLI's ceilings and reads numbers exactly, so a body the CLI would refuse is refused here
@@ -49,5 +51,17 @@ describe('sandbox: money exact or refused', () => {
     const statistics = (await response.json()) as Record<string, { totalAmount: unknown }>;
     for (const group of Object.values(statistics)) expect(Number.isFinite(group.totalAmount)).toBe(true);
     expect(statistics.allInvoices?.totalAmount).toBe(29_999_999_999_999.97);
+  });
+});
+
+describe('statistics of a state written before the ceilings', () => {
+  it('are finite numbers even when amounts of 1e308 add up past the largest double', () => {
+    const state = emptyState('1000001');
+    const stored = { status: 'UNPAID', amount: 1e308 } as unknown as SandboxState['invoices'][number];
+    state.invoices.push(stored, { ...stored }, { ...stored, status: 'PAID' } as typeof stored);
+    const statistics = computeStatistics(state);
+    expect(JSON.parse(JSON.stringify(statistics)).allInvoices.totalAmount).toBe(Number.MAX_VALUE);
+    expect(statistics.unpaidInvoices.totalAmount).toBe(Number.MAX_VALUE);
+    expect(statistics.paidInvoices.totalAmount).toBe(1e308);
   });
 });
