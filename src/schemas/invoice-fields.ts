@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { calendarDate, utcInstant } from './calendar.js';
 import { customerSchema } from './customer.js';
 import { recurringDiscountSchema } from './discount.js';
 import {
-  calendarDate,
   communicationLangs,
   communicationMethods,
   cycleTypes,
@@ -14,7 +14,6 @@ import {
   positiveMoney,
   taxesPercentage,
   text,
-  utcInstant,
   wholeNumber,
 } from './fields.js';
 import { itemList, recurringItemSchema, singleItemSchema } from './item.js';
