@@ -48,6 +48,13 @@ export function canPrompt(context: CommandContext, options: Pick<GlobalOptions, 
   return Boolean(options.input && !isCi(context.env) && context.stderr.isTTY && context.stdin.isTTY);
 }
 
+/** How a hint says when missing fields would be asked for: never in CI, so it does not promise it there. */
+export function whenAsked(env: NodeJS.ProcessEnv): string {
+  return isCi(env)
+    ? 'CI is set, so nothing is asked at a prompt.'
+    : 'in a terminal without --no-input you are asked for them.';
+}
+
 /** True on a CI runner, where nobody answers prompts. */
 export function isCi(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');

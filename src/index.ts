@@ -27,16 +27,20 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
 }
 
 /**
- * `einvoice ... | head` closes the pipe early: that is the reader's choice, not an error, so the CLI ends quietly
- * with the code it would have had, never with a stack trace.
+ * `einvoice ... | head` closes the pipe early: that is the reader's choice, not an error, so the CLI ends quietly,
+ * never with a stack trace. A closed stdout drops the rest of the data while the command finishes, so its exit code
+ * still says what happened and its summary and errors still reach stderr; a closed stderr ends the process with the
+ * code it has so far.
  */
 function endQuietlyOnClosedPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok);
-    });
-  }
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    process.stdout.destroy();
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : ExitCode.Ok);
+  });
 }
 
 interface Interrupts {

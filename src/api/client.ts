@@ -11,7 +11,9 @@ import { validate } from '../schemas/validate.js';
 import { version } from '../version.js';
 import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
+import { limitResponseSize } from './response-limit.js';
 import { htmlPage, toServiceError, type AttemptLimits } from './service-errors.js';
+import { describeRequest, describeResponse } from './verbose-log.js';
 
 export { servicePaths, isLoopback };
 
@@ -163,11 +165,13 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
     log(
       `< ${response.statusCode} ${response.statusMessage ?? ''}${took} ${response.request.options.method} ${response.url}`,
     );
+    log(describeResponse(response));
   };
   const http = got.extend({
     prefixUrl: baseUrl,
     headers: { 'user-agent': `einvoice/${version}`, accept: 'application/json' },
     responseType: 'text',
+    handlers: [limitResponseSize],
     timeout: { request: options.timeoutMs ?? defaultTimeoutMs },
     retry: {
       limit: options.getRetries ?? 2,
@@ -185,7 +189,7 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
             request.headers.authorization = `Bearer ${await token()}`;
           }
           started.set(request, Date.now());
-          log?.(`> ${request.method} ${String(request.url)}`);
+          log?.(describeRequest(request));
         },
       ],
       beforeRetry: [

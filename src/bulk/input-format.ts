@@ -3,6 +3,7 @@ import { access, open, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { parseJsonExactly } from '../schemas/exact-json.js';
 
 // Decides what `--file` holds by looking at its first lines only, so a long file is never read twice: one JSON
 // object (the one-invoice flow), a JSON array of invoices, or NDJSON (one invoice per line).
@@ -186,7 +187,7 @@ async function drain(rest: AsyncIterator<Buffer>): Promise<Buffer[]> {
 
 function parseWhole(content: Buffer, name: string): unknown {
   try {
-    return JSON.parse(content.toString('utf8').replace(/^\uFEFF/, ''));
+    return parseJsonExactly(content.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new UsageError(`--file ${name} is not valid JSON: ${(error as Error).message}.`);
   }

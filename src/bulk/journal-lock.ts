@@ -9,7 +9,7 @@ export async function lockJournal(journalPath: string): Promise<() => Promise<vo
   const lockPath = `${journalPath}.lock`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx');
+      const handle = await open(lockPath, 'wx', 0o600);
       await handle.writeFile(`${process.pid}\n`);
       await handle.close();
       return () => rm(lockPath, { force: true });

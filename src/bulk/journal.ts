@@ -74,7 +74,8 @@ export class JournalWriter {
 
   /** Opens `path` for appending, first cutting off a torn last line (one a crash left without its newline). */
   static async open(path: string, { syncEveryMs = defaultSyncEveryMs } = {}): Promise<JournalWriter> {
-    const handle = await open(path, 'a+');
+    // The journal holds every invoice's body: the user's alone.
+    const handle = await open(path, 'a+', 0o600);
     try {
       await cutTornTail(handle);
       return new JournalWriter(path, handle, syncEveryMs);

@@ -19,16 +19,19 @@ export interface Progress {
   stop(): void;
 }
 
-/** One progress line: done/total, rate, ETA, failures. */
+/**
+ * One progress line: sent/total, rate, ETA, and the records failed and uncertain so far, in the words and the
+ * counts of the summary that follows.
+ */
 export function progressLine(total: number, counters: SendCounters, elapsedMs: number, barWidth = 0): string {
-  const { done, failed } = counters;
+  const { done, failed, uncertain } = counters;
   const rate = elapsedMs > 0 ? (done * 1000) / elapsedMs : 0;
   const remaining = total - done;
   const eta = rate > 0 ? formatDuration((remaining / rate) * 1000) : '?';
   const filled = total > 0 ? Math.round((done / total) * barWidth) : 0;
   const bar = barWidth > 0 ? `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ` : '';
   const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
-  return `${bar}${done}/${total} (${percent}%)  ${rate.toFixed(rate < 10 ? 1 : 0)}/s  ETA ${eta}  failures ${failed}`;
+  return `${bar}${done}/${total} sent (${percent}%)  ${rate.toFixed(rate < 10 ? 1 : 0)}/s  ETA ${eta}  failed ${failed}  uncertain ${uncertain}`;
 }
 
 /** 75 s -> "1m15s". */

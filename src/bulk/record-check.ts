@@ -5,6 +5,7 @@ import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
 import { formatAmount } from '../output/format.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../schemas/invoice.js';
+import { parseJsonExactly } from '../schemas/exact-json.js';
 import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
@@ -32,7 +33,7 @@ export const wholeRecord = '(record)';
 export function parseRecord(text: string): { record: Record<string, unknown> } | { issue: FieldIssue } {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonExactly(text);
   } catch (error) {
     return { issue: { path: wholeRecord, message: `is not valid JSON: ${(error as Error).message}` } };
   }

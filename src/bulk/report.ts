@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { extname } from 'node:path';
+import type { Writable } from 'node:stream';
 import type { RecordResult } from './results.js';
 import type { BatchSummary } from './summary.js';
 
@@ -45,7 +46,8 @@ export function reportFormat(path: string): 'csv' | 'ndjson' {
 /** Writes the report: one line per record, in file order. */
 export async function writeReport(path: string, results: readonly RecordResult[]): Promise<void> {
   const format = reportFormat(path);
-  const out = createWriteStream(path);
+  // The report holds customers' references and the service's messages: the user's alone.
+  const out = createWriteStream(path, { mode: 0o600 });
   const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
   failed.catch(() => undefined);
   const write = async (line: string) => {
@@ -61,6 +63,20 @@ export async function writeReport(path: string, results: readonly RecordResult[]
  * Writes the --json document, `{"summary":{...},"records":[...]}`: the summary on the first line, then one record per
  * line, so `head -1` or a line-oriented reader gets the summary without parsing the records.
  */
+/** Resolves when `stream` takes more, or will never again (closed: a reader that left, as `| head` does). */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  if ((stream as Writable).destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
 export async function writeJsonReport(
   stream: NodeJS.WritableStream,
   summary: BatchSummary,
@@ -70,7 +86,7 @@ export async function writeJsonReport(
   for (let index = 0; index < results.length; index++) {
     chunk += `${index === 0 ? '\n' : ',\n'}${JSON.stringify(reportEntry(results[index] as RecordResult))}`;
     if (chunk.length > 1 << 16) {
-      if (!stream.write(chunk)) await once(stream, 'drain');
+      if (!stream.write(chunk)) await drained(stream);
       chunk = '';
     }
   }

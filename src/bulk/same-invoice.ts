@@ -17,7 +17,7 @@ export class FirstRecordOfInvoice {
   /** The first invoice with each businessReference: its slot in the arrays below. */
   readonly #slotByReference = new Map<string, number>();
   readonly #records: number[] = [];
-  readonly #minorAmounts: number[] = [];
+  readonly #minorAmounts: bigint[] = [];
   readonly #sendingDates: string[] = [];
   /** Further invoices with a businessReference already taken by another amount or date (rare). */
   readonly #others = new Map<string, number>();

@@ -36,7 +36,10 @@ export interface SendOptions {
 /** Live counters of the sending, for the progress display. */
 export interface SendCounters {
   done: number;
+  /** Records that failed, as the summary's "failed" counts them. */
   failed: number;
+  /** Records sent with an unknown outcome, as the summary's "uncertain" counts them. */
+  uncertain: number;
   retries: number;
 }
 
@@ -54,7 +57,7 @@ export interface SendOutcome {
 /** Sends every entry whose result is still pending; returns why it stopped early, if it did. */
 export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   const { kind, client, journal, results, retries } = options;
-  const counters = options.progress ?? { done: 0, failed: 0, retries: 0 };
+  const counters = options.progress ?? { done: 0, failed: 0, uncertain: 0, retries: 0 };
   const pacer = new Pacer(options.rate);
   const stop = new AbortController();
   // Every worker waiting on a pause or a backoff listens to it.
@@ -109,7 +112,8 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   ) => {
     Object.assign(result, { status }, detail);
     counters.done += 1;
-    if (status === 'failed' || status === 'uncertain') counters.failed += 1;
+    if (status === 'failed') counters.failed += 1;
+    if (status === 'uncertain') counters.uncertain += 1;
     if (status === 'created' || status === 'already-existed') {
       record({
         type: 'created',

@@ -34,7 +34,7 @@ export class Spool {
   /** A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left. */
   constructor(file: string) {
     this.#file = file;
-    this.#out = createWriteStream(file, { highWaterMark: 1 << 20 });
+    this.#out = createWriteStream(file, { highWaterMark: 1 << 20, mode: 0o600 });
     this.#out.on('error', (error) => (this.#error = error));
   }
 

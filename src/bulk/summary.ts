@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { terminalSafe } from '../output/safe-text.js';
 import { formatCount } from '../output/format.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { ResumeCounts } from './plan.js';
@@ -125,5 +126,6 @@ export function renderSummary(summary: BatchSummary, results: readonly RecordRes
 
 function describe(result: RecordResult): string {
   const reference = result.businessReference ? ` (${result.businessReference})` : '';
-  return `record ${result.record}${reference}: ${result.status}: ${result.error ?? ''}`;
+  // The error may be the service's own words.
+  return terminalSafe(`record ${result.record}${reference}: ${result.status}: ${result.error ?? ''}`);
 }

@@ -1,5 +1,5 @@
 import { servicePaths } from '../api/paths.js';
-import type { CommandContext, GlobalOptions } from '../context.js';
+import { whenAsked, type CommandContext, type GlobalOptions } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { asObject, readJsonInput } from '../input/json-file.js';
 import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../input/prompts.js';
@@ -66,7 +66,7 @@ export async function refund(options: RefundOptions, context: CommandContext): P
       issues: result.issues.map((issue) => ({ ...issue, path: labelled(issue.path) })),
       hint: terminal.interactive
         ? undefined
-        : 'Give them as flags (--amount, --reason, --order-ref) or in --file; in a terminal without --no-input you are asked for them.',
+        : `Give them as flags (--amount, --reason, --order-ref) or in --file; ${whenAsked(context.env)}`,
     });
   }
   const body: Refund = result.data;

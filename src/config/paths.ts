@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
  * The merchant's folder of a kind: the variable's path (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `LOCALAPPDATA`) when it
@@ -36,4 +36,11 @@ export function cacheFolder(env: NodeJS.ProcessEnv): string {
 export function draftFile(kind: string, env: NodeJS.ProcessEnv, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   return join(stateHome(env), 'einvoice', 'drafts', `${kind}-${stamp}.json`);
+}
+
+/** True when `path` is a draft einvoice kept (a file in the drafts folder). */
+export function isDraftFile(path: string, env: NodeJS.ProcessEnv): boolean {
+  const folder = dirname(draftFile('single', env, new Date(0)));
+  const inside = relative(folder, resolve(path));
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
 }

@@ -80,10 +80,14 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
 
   const baseUrl = overrideUrl ?? settings?.baseUrl;
   const isEmbeddedSandbox = name === sandboxEnvironment && !baseUrl;
+  const why = filepath ? `no defaultEnv in ${filepath}` : 'no profile file found';
+  // With EINVOICE_BASE_URL the requests go to that address, not to the built-in sandbox: the notice names it.
   const notice =
-    selectedBy === 'default'
-      ? `Using the built-in sandbox environment (${filepath ? `no defaultEnv in ${filepath}` : 'no profile file found'}); choose another with --env.`
-      : undefined;
+    selectedBy !== 'default'
+      ? undefined
+      : overrideUrl
+        ? `Using ${overrideUrl} from EINVOICE_BASE_URL as the ${name} environment (${why}); choose another with --env.`
+        : `Using the built-in sandbox environment (${why}); choose another with --env.`;
 
   const profile: Omit<Profile, 'readToken'> = {
     name,

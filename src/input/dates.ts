@@ -46,11 +46,12 @@ export function resolveRelative(text: string, now: Date): Date | undefined {
 }
 
 /**
- * An issue of a date field worded with every form the CLI reads: the schema names only the shape the service takes,
- * and a merchant may type `+30d`. A missing date stays "is required".
+ * An issue of a date field's shape worded with every form the CLI reads: the schema names only the shape the service
+ * takes, and a merchant may type `+30d`. A missing date stays "is required", and a day that does not exist or a year
+ * out of range keeps its own message ("February 2026 has no 30th day").
  */
 export function withDateForms(issue: FieldIssue): FieldIssue {
-  return isDateField(issue.path) && issue.message !== 'is required'
+  return isDateField(issue.path) && issue.message.startsWith('must be a real')
     ? { ...issue, message: `must be ${acceptedDateForms(issue.path)}` }
     : issue;
 }

@@ -1,6 +1,6 @@
 import type { InvoiceDefaults } from '../schemas/config.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
-import { fromMinorUnits, itemsTotalMinor } from '../schemas/money.js';
+import { fromMinorUnits, itemsTotalMinor, toMinorUnits } from '../schemas/money.js';
 import { dateFields, normalizeDate } from './dates.js';
 
 /** Where the fields of one invoice come from, lowest precedence first (prompts come after). */
@@ -52,7 +52,7 @@ function normalizeDates(raw: Record<string, unknown>, now: Date): Record<string,
 }
 
 /** The total of the items in minor units, or undefined while any item lacks a usable price or quantity. */
-export function itemsTotal(items: unknown): number | undefined {
+export function itemsTotal(items: unknown): bigint | undefined {
   if (!Array.isArray(items) || items.length === 0) return undefined;
   const usable = items.every(
     (item) =>
@@ -79,7 +79,7 @@ export function checkAmount(raw: Record<string, unknown>): AmountCheck {
   if (totalMinor === undefined) return { kind: 'as-given' };
   const computed = fromMinorUnits(totalMinor);
   if (raw.amount === undefined) return { kind: 'computed', amount: computed };
-  if (typeof raw.amount === 'number' && Math.round(raw.amount * 100) !== totalMinor) {
+  if (typeof raw.amount === 'number' && Number.isFinite(raw.amount) && toMinorUnits(raw.amount) !== totalMinor) {
     return { kind: 'conflict', given: raw.amount, computed };
   }
   return { kind: 'as-given' };

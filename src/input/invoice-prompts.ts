@@ -289,9 +289,12 @@ export async function askForInvoice(
   // Items come first: without an amount, the amount is their total and is not asked for.
   if (raw.items === undefined || (Array.isArray(raw.items) && !itemsAreValid(kind, raw.items))) {
     const amountGiven = validate(invoiceSchemas[kind].shape.amount, raw.amount).success;
+    const before = raw;
+    // Each item completed, and the one being typed, are part of the answers kept if the run stops here.
+    const reportItems = (items: Raw[]) => onProgress({ ...before, items });
     raw = {
       ...raw,
-      items: await askForItems(kind, Array.isArray(raw.items) ? raw.items : [], context, !amountGiven),
+      items: await askForItems(kind, Array.isArray(raw.items) ? raw.items : [], context, !amountGiven, reportItems),
     };
     const total = itemsTotal(raw.items);
     if (raw.amount === undefined && total !== undefined) raw = { ...raw, amount: fromMinorUnits(total) };
@@ -337,6 +340,7 @@ async function askForItems(
   existing: unknown[],
   context: CommandContext,
   offerFirstItem: boolean,
+  onItems: (items: Raw[]) => void = () => {},
 ): Promise<Raw[] | undefined> {
   const prompts = await import('./inquirer.js');
   const streams = promptContext(context);
@@ -371,13 +375,17 @@ async function askForItems(
     return optional && typed.trim() === '' ? undefined : parse(typed);
   };
   const askItem = async (start: Raw): Promise<Raw> => {
-    const item: Raw = {
-      itemCode: await field('Item code', shape.itemCode, start.itemCode, false),
-      purchasedQuantity: await field('Quantity', shape.purchasedQuantity, start.purchasedQuantity, true),
-      price: await field('Price', shape.price, start.price, true),
-      nameEn: await field('Name in English', shape.nameEn, start.nameEn, false),
-      nameAr: await field('Name in Arabic', shape.nameAr, start.nameAr, false),
+    // The item grows field by field, and each field typed is reported with the items before it.
+    const item: Raw = {};
+    const typed = (key: string, value: unknown) => {
+      item[key] = value;
+      onItems([...items, item]);
     };
+    typed('itemCode', await field('Item code', shape.itemCode, start.itemCode, false));
+    typed('purchasedQuantity', await field('Quantity', shape.purchasedQuantity, start.purchasedQuantity, true));
+    typed('price', await field('Price', shape.price, start.price, true));
+    typed('nameEn', await field('Name in English', shape.nameEn, start.nameEn, false));
+    typed('nameAr', await field('Name in Arabic', shape.nameAr, start.nameAr, false));
     if (kind === 'single') {
       const discount = await field(
         'Flat discount on this item (blank for none)',
@@ -390,7 +398,7 @@ async function askForItems(
           return result.success ? undefined : result.issues.find((issue) => issue.path.startsWith('discount'))?.message;
         },
       );
-      if (discount !== undefined) item.discount = { value: discount, type: 'FLAT' };
+      if (discount !== undefined) typed('discount', { value: discount, type: 'FLAT' });
     }
     return item;
   };
@@ -406,6 +414,7 @@ async function askForItems(
     )
   ) {
     items.push(await askItem({}));
+    onItems(items);
     const total = itemsTotal(items);
     if (total !== undefined) {
       context.stderr.write(

@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../errors.js';
+import { readNumberText, type InexactNumber } from '../schemas/exact-json.js';
 
 /** The keys an `--item` spec takes, with the field each sets. */
 const itemKeys: Record<string, string> = {
@@ -43,10 +44,12 @@ export function splitSpec(spec: string): string[] | undefined {
   return parts;
 }
 
-/** Text that looks like a number becomes one, so the schema checks its range; anything else stays text. */
-export function numberOrText(value: string): number | string {
-  const trimmed = value.trim();
-  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : value;
+/**
+ * Text that looks like a number becomes one, so the schema checks its range; one that no JSON number carries exactly
+ * (`90071992547409.93`) is kept as typed for the schema to refuse; anything else stays text.
+ */
+export function numberOrText(value: string): number | InexactNumber | string {
+  return readNumberText(value) ?? value;
 }
 
 /**

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { text } from 'node:stream/consumers';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { parseJsonExactly } from '../schemas/exact-json.js';
 
 /** Reads a JSON document from a file, or from stdin when the path is `-`; errors name the flag and the file. */
 export async function readJsonInput(path: string, context: CommandContext, flag = '--file'): Promise<unknown> {
@@ -17,7 +18,7 @@ export async function readJsonInput(path: string, context: CommandContext, flag 
   const json = content.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = parseJsonExactly(json);
   } catch (error) {
     throw new UsageError(`${flag} ${source} is not valid JSON: ${jsonProblem(json, (error as Error).message)}.`);
   }

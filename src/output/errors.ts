@@ -1,9 +1,11 @@
 import { Chalk } from 'chalk';
 import type { CommandContext } from '../context.js';
 import { EinvoiceError, ServiceRejectedError, UsageError, type FieldIssue } from '../errors.js';
+import { terminalSafe } from './safe-text.js';
 import { colorAllowed } from './terminal.js';
 
-const maxIssues = 20;
+/** How many field issues an error lists before "...and N more". */
+export const listedIssues = 20;
 
 /**
  * Prints an error on stderr on one screen: the message, one line per field, and a hint. A stack trace is shown
@@ -15,17 +17,20 @@ export function printError(
   options: { verbose: boolean; color: boolean },
 ): void {
   const color = new Chalk({ level: colorAllowed(context.stderr, context.env, options) ? 1 : 0 });
+  // An error may carry the service's words (its message, its field names): they are printed without escapes.
+  const safe = terminalSafe;
   const lines: string[] = [];
   if (error instanceof EinvoiceError) {
-    lines.push(`${color.red('✖')} ${error.message}`);
+    lines.push(`${color.red('✖')} ${safe(error.message)}`);
     const issues: FieldIssue[] =
       error instanceof UsageError || error instanceof ServiceRejectedError ? error.issues : [];
-    for (const issue of issues.slice(0, maxIssues)) lines.push(`  ${color.bold(issue.path)}: ${issue.message}`);
-    if (issues.length > maxIssues) lines.push(`  ...and ${issues.length - maxIssues} more`);
-    if (error.hint) lines.push(color.dim(error.hint));
+    for (const issue of issues.slice(0, listedIssues))
+      lines.push(`  ${color.bold(safe(issue.path))}: ${safe(issue.message)}`);
+    if (issues.length > listedIssues) lines.push(`  ...and ${issues.length - listedIssues} more`);
+    if (error.hint) lines.push(color.dim(safe(error.hint)));
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    lines.push(`${color.red('✖')} Unexpected error: ${message}`);
+    lines.push(`${color.red('✖')} Unexpected error: ${safe(message)}`);
     if (options.verbose && error instanceof Error && error.stack) lines.push(color.dim(error.stack));
     else lines.push(color.dim('Run again with --verbose for details, and report it if it persists.'));
   }

@@ -6,6 +6,11 @@ export function formatAmount(amount: number): string {
   return grouped(amount.toFixed(2));
 }
 
+/** Exact decimal text (`1234.50`, any size) with thousands separators: 1,234.50. */
+export function formatDecimal(decimal: string): string {
+  return grouped(decimal);
+}
+
 /** A count with thousands separators: 12,345. */
 export function formatCount(count: number): string {
   return grouped(count.toFixed(0));

@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
-import { formatAmount } from './format.js';
+import { itemTotalMinor, minorToText } from '../schemas/money.js';
+import { formatAmount, formatDecimal } from './format.js';
 
 /** The invoice as the merchant checks it before sending: customer, items, discounts, taxes, total, channel, dates. */
 export function renderInvoicePreview(kind: InvoiceKind, invoice: Invoice, chalk: ChalkInstance): string {
@@ -12,13 +13,12 @@ export function renderInvoicePreview(kind: InvoiceKind, invoice: Invoice, chalk:
   if (invoice.items && invoice.items.length > 0) {
     const table = invoice.items.map((item) => {
       const discount = 'discount' in item && item.discount ? item.discount.value : 0;
-      const total = (Math.round(item.price * 100) * item.purchasedQuantity - Math.round(discount * 100)) / 100;
       return [
         item.itemCode,
         String(item.purchasedQuantity),
         formatAmount(item.price),
         discount ? formatAmount(discount) : '-',
-        formatAmount(total),
+        formatDecimal(minorToText(itemTotalMinor(item))),
         `${item.nameEn} / ${item.nameAr}`,
       ];
     });
@@ -45,7 +45,8 @@ export function renderInvoicePreview(kind: InvoiceKind, invoice: Invoice, chalk:
         : `${formatAmount(invoice.discount.value)} flat`,
     );
   }
-  if (invoice.taxes !== undefined) row('Taxes', `${invoice.taxes}%`);
+  // The amount is the invoice total the customer pays (rule 2.3.1); taxes are the part of it that is tax.
+  if (invoice.taxes !== undefined) row('Taxes', `${invoice.taxes}% (included in the total)`);
   row('Total', chalk.bold(formatAmount(invoice.amount)));
   row(
     'Notification',

@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CommandContext, GlobalOptions } from '../context.js';
 import { canPrompt, isCi } from '../context.js';
+import { terminalSafe } from './safe-text.js';
 
 /** How a command writes: data on stdout, everything else on stderr, colour only where it belongs. */
 export interface Terminal {
@@ -62,7 +63,8 @@ export function createTerminal(context: CommandContext, options: GlobalOptions):
     info: (text) => context.stderr.write(`${text}\n`),
     warn: (text) => context.stderr.write(`${err.yellow('!')} ${text}\n`),
     debug: (text) => {
-      if (options.verbose) context.stderr.write(`${err.dim(text)}\n`);
+      // Verbose lines show what the service sent (headers, bodies): printed without escapes.
+      if (options.verbose) context.stderr.write(`${err.dim(terminalSafe(text))}\n`);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serviceErrorCodes, type ServiceErrorBody } from '../schemas/service-error.js';
 import type { FieldIssue } from '../errors.js';
+import { parseJsonExactly } from '../schemas/exact-json.js';
 
 /** What a handler answers: a status and a JSON text written as is. */
 export interface Reply {
@@ -134,7 +135,7 @@ export async function readJsonBody(req: IncomingMessage, options: { required: bo
     return undefined;
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonExactly(text);
   } catch (error) {
     throw malformed(`The request body is not valid JSON: ${(error as Error).message}`);
   }

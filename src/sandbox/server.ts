@@ -7,6 +7,7 @@ import type { SandboxApp } from './app.js';
 import { authorizationProblem } from './auth.js';
 import { sandboxNow } from './clock.js';
 import { ClientGoneError, SandboxHttpError, forbiddenCode, readJsonBody, type Reply } from './http.js';
+import { untrustedRequestProblem } from './request-origin.js';
 import { matchRoute, pathSegments, type Method, type Route } from './router.js';
 
 /** What the sandbox reports as it runs: each request answered, and each unexpected failure. */
@@ -91,6 +92,11 @@ async function handle(
 }
 
 async function dispatch(app: SandboxApp, routes: Route[], req: IncomingMessage): Promise<Outcome> {
+  const refusal = untrustedRequestProblem(req, { address: req.socket.localAddress, port: req.socket.localPort });
+  if (refusal) {
+    const code = refusal.status === 415 ? serviceErrorCodes.unsupportedMediaType : forbiddenCode;
+    throw new SandboxHttpError(refusal.status, code, refusal.message, { closeConnection: true });
+  }
   const segments = pathSegments(req.url);
   if (segments?.[0] === '__sandbox' && !isLoopback(req.socket.remoteAddress)) {
     throw new SandboxHttpError(403, forbiddenCode, 'The sandbox admin API answers only requests from this machine.');

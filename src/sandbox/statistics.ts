@@ -1,5 +1,5 @@
 import { fromMinorUnits, toMinorUnits } from '../schemas/money.js';
-import type { Statistics } from '../schemas/statistics.js';
+import { statisticsGroups, type Statistics, type StatisticsGroup } from '../schemas/statistics.js';
 import type { InvoiceStatus, SandboxState } from './state.js';
 
 const groupOfStatus = {
@@ -12,21 +12,26 @@ const groupOfStatus = {
 
 /** The six groups of spec 2.4, from the invoices' amounts summed in minor units. */
 export function computeStatistics(state: SandboxState): Statistics {
-  const minor = {
-    allInvoices: { totalCount: 0, totalAmount: 0 },
-    paidInvoices: { totalCount: 0, totalAmount: 0 },
-    unpaidInvoices: { totalCount: 0, totalAmount: 0 },
-    expiredInvoices: { totalCount: 0, totalAmount: 0 },
-    refundedInvoices: { totalCount: 0, totalAmount: 0 },
-    canceledInvoices: { totalCount: 0, totalAmount: 0 },
-  };
+  const minor = Object.fromEntries(
+    statisticsGroups.map((group) => [group, { totalCount: 0, totalMinor: 0n }]),
+  ) as Record<StatisticsGroup, { totalCount: number; totalMinor: bigint }>;
   for (const invoice of state.invoices) {
     const amount = toMinorUnits(invoice.amount);
     for (const group of [minor.allInvoices, minor[groupOfStatus[invoice.status]]]) {
       group.totalCount += 1;
-      group.totalAmount += amount;
+      group.totalMinor += amount;
     }
   }
-  for (const group of Object.values(minor)) group.totalAmount = fromMinorUnits(group.totalAmount);
-  return minor;
+  // Each amount is within the ceiling, so a total is a finite number however many invoices there are; past 15
+  // digits it is the nearest one a JSON number carries. A state file written before the ceiling may hold more: its
+  // total is still a finite number, the largest there is, never Infinity (which JSON writes as null).
+  return Object.fromEntries(
+    statisticsGroups.map((group) => [
+      group,
+      {
+        totalCount: minor[group].totalCount,
+        totalAmount: Math.min(fromMinorUnits(minor[group].totalMinor), Number.MAX_VALUE),
+      },
+    ]),
+  ) as Statistics;
 }

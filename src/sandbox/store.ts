@@ -89,8 +89,8 @@ class FileStore implements StateStore {
       import('write-file-atomic'),
     ]);
     this.#lock = lockfile.lock as Lock;
-    this.#write = (file, data) => writeFileAtomic(file, data);
-    await mkdir(dirname(this.#file), { recursive: true });
+    this.#write = (file, data) => writeFileAtomic(file, data, { mode: 0o600 });
+    await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
     await this.#locked(async () => {
       const { state, text } = await this.#readFile();
       if (text.trim() === '') {

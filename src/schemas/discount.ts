@@ -1,16 +1,20 @@
 import * as z from 'zod';
 import { nonNegativeMoney, oneOf, discountTypes, wholeNumber } from './fields.js';
+import { maxAmount, maxAmountText } from './money.js';
 
 /** The discount of one item of a single invoice: a flat amount (the only type the spec shows for it). */
 export const itemDiscountSchema = z.strictObject({
   value: nonNegativeMoney(),
-  type: z.literal('FLAT', { error: 'must be FLAT (the only discount type for an item of a single invoice)' }),
+  type: oneOf(['FLAT'], 'must be FLAT (the only discount type for an item of a single invoice)'),
 });
 
-/** The discount of a recurring invoice, at the top level of the request. */
+/**
+ * The discount of a recurring invoice, at the top level of the request: a PERCENTAGE is at most 100, and a FLAT
+ * discount is at most the invoice's amount (checked with the invoice, which has the amount).
+ */
 export const recurringDiscountSchema = z
   .strictObject({
-    value: wholeNumber(0),
+    value: wholeNumber(0, { value: Math.floor(maxAmount), text: maxAmountText.replace(/\.\d+$/, '') }),
     type: oneOf(discountTypes),
   })
   .check((ctx) => {

@@ -1,4 +1,18 @@
 import * as z from 'zod';
+import { InexactNumber, inexactMessage } from './exact-json.js';
+import {
+  decimalOfNumber,
+  decimalPlaces,
+  decimalToMinor,
+  decimalToText,
+  maxAmount,
+  maxAmountMinor,
+  maxAmountText,
+  maxQuantity,
+  maxQuantityText,
+  parseDecimal,
+  type Decimal,
+} from './money.js';
 
 // Field rules shared by every request schema. Messages read after the field path: "items[2].price: must be ...".
 
@@ -18,126 +32,161 @@ export const knownPaymentMethods = ['PayAtService', 'CARD', 'VALU'] as const;
 /** Methods that need the customer's e-mail address. */
 export const methodsNeedingEmail: ReadonlySet<string> = new Set(['EMAIL', 'BOTH']);
 
-/**
- * True when `value` has at most two decimals as written: it is the number nearest to a whole count of hundredths
- * (19.99 is, though 19.99 / 0.01 is 1998.9999999999998; 12.505 and 1.000000001 are not). Exact at every
- * magnitude, and the verdict VS Code gives on the JSON Schema's `multipleOf: 0.01`, which it checks on the number's
- * decimal form.
- */
-const hasAtMostTwoDecimals = (value: number) => Number.isInteger(value) || Math.round(value * 100) / 100 === value;
+/** The error of a field that takes a number: "is required", the inexact-number message, or `expected`. */
+export const numberError =
+  (expected: string, ceiling?: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined
+      ? 'is required'
+      : issue.input instanceof InexactNumber
+        ? inexactMessage(issue.input, ceiling)
+        : expected;
+
+/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates that reorder what a reader sees. */
+// eslint-disable-next-line no-control-regex -- control characters are what these patterns look for
+const forbiddenCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** No forbidden character between the blanks at the ends, which are trimmed (so the JSON Schema allows them). */
+// eslint-disable-next-line no-control-regex -- as above
+const withoutForbiddenCharacters = /^\s*[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*\s*$/;
+
+/** Names the first forbidden character of `input`, e.g. "must not contain control characters (found U+001B)". */
+function forbiddenCharacterMessage(input: unknown): string {
+  const found = typeof input === 'string' ? forbiddenCharacters.exec(input)?.[0] : undefined;
+  const code = found ? `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}` : '';
+  const kind =
+    found && /[\u202a-\u202e\u2066-\u2069]/.test(found) ? 'bidirectional override characters' : 'control characters';
+  return `must not contain ${kind}${code ? ` (found ${code})` : ''}`;
+}
 
 /**
- * Non-empty text (after trimming). "Not empty" is a pattern (`\S`, a character `trim()` keeps) rather than a minimum
- * length, so the JSON Schema, which sees the text untrimmed, refuses blank text too.
+ * Non-empty text (after trimming) without control characters or bidirectional overrides: such characters can hide or
+ * reorder what the customer and the merchant read. Arabic text, its marks included, passes unchanged. "Not empty" is
+ * a pattern (`\S`, a character `trim()` keeps) rather than a minimum length, so the JSON Schema, which sees the text
+ * untrimmed, refuses blank text too; blanks at the ends (tabs and line breaks too) are trimmed, not refused.
  */
 export const text = () =>
   z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
     .trim()
+    .regex(withoutForbiddenCharacters, { error: (issue) => forbiddenCharacterMessage(issue.input) })
     .regex(/\S/, { error: 'must not be empty' });
 
-/** The first money rule `value` breaks, if any; `twoDecimals` says whether it has at most two decimals. */
-function moneyProblem(
-  value: number,
-  inRange: (value: number) => boolean,
-  rangeMessage: string,
-  twoDecimals = hasAtMostTwoDecimals(value),
-) {
-  if (!Number.isFinite(value)) return 'must be a finite number';
-  if (!inRange(value)) return rangeMessage;
-  if (!twoDecimals) return 'must have at most two decimals';
+/** The first money rule a decimal breaks, if any. */
+function moneyProblem(decimal: Decimal | undefined, positive: boolean): string | undefined {
+  if (!decimal) return 'must be a finite number';
+  if (decimal.negative || (positive && decimal.digits === '0'))
+    return positive ? 'must be greater than 0' : 'must be 0 or more';
+  if (decimalPlaces(decimal) > 2) return 'must have at most two decimals';
+  if (decimalToMinor(decimal) > maxAmountMinor) return `must be at most ${maxAmountText}`;
   return undefined;
 }
 
 /**
- * A finite amount in range with at most two decimals (the currency has two minor digits). One check reports the
- * first rule broken, without `abort`: an aborting issue would stop the invoice's e-mail rule from running too.
+ * A finite amount in range with at most two decimals (the currency has two minor digits), at most the ceiling, read
+ * from its decimal text. One check reports the first rule broken, without `abort`: an aborting issue would stop the
+ * invoice's e-mail rule from running too.
  */
-const money = (
-  inRange: (value: number) => boolean,
-  rangeMessage: string,
-  range: { exclusiveMinimum: number } | { minimum: number },
-) =>
+const money = (positive: boolean) =>
   z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
+    .number({ error: numberError('must be a number', maxAmountText) })
     .check((ctx) => {
-      const message = moneyProblem(ctx.value, inRange, rangeMessage);
+      const message = moneyProblem(decimalOfNumber(ctx.value), positive);
       // `continue` keeps the issue from counting as a wrong type, so a union holding this reports it as it is.
       if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
     })
-    .meta({ ...range, multipleOf: 0.01 });
+    .meta({ ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }), maximum: maxAmount, multipleOf: 0.01 });
 
 /** An amount that must be above zero. */
-export const positiveMoney = () => money((value) => value > 0, 'must be greater than 0', { exclusiveMinimum: 0 });
+export const positiveMoney = () => money(true);
 
 /** An amount that may be zero. */
-export const nonNegativeMoney = () => money((value) => value >= 0, 'must be 0 or more', { minimum: 0 });
+export const nonNegativeMoney = () => money(false);
 
 /** Text a string amount may hold: digits with an optional fraction, an optional minus, surrounding blanks. */
 const numericText = /^\s*-?\d+(\.\d+)?\s*$/;
-/** Numeric text with at most two decimals once trailing zeros are dropped (`12.50` and `12.500` are 12.5). */
-const twoDecimalsText = /^\s*-?\d+(\.\d{1,2}0*)?\s*$/;
-/** Numeric text above zero with at most two decimals: what `positiveMoneyText` accepts, as one pattern. */
-const positiveMoneyTextPattern = String.raw`^\s*(?:\d*[1-9]\d*(?:\.\d{1,2}0*)?|\d+\.(?:0[1-9]|[1-9]\d?)0*)\s*$`;
+/** Numeric text above zero, at most the ceiling, with at most two decimals: what `positiveMoneyText` accepts. */
+const positiveMoneyTextPattern = String.raw`^\s*(?:0*[1-9]\d{0,12}(?:\.\d{1,2}0*)?|0+\.(?:0[1-9]|[1-9]\d?)0*)\s*$`;
 
 /**
- * An amount above zero written as text (`"12.50"`); `Number()` makes it the amount. Its decimals are read from the
- * digits, not from the float they make, so the JSON Schema pattern says exactly what this accepts.
+ * An amount above zero written as text (`"12.50"`); `Number()` makes it the amount, exactly, as it is within the
+ * ceiling. Its decimals are read from the digits, so the JSON Schema pattern says exactly what this accepts.
  */
 export const positiveMoneyText = () =>
   z
     .string()
     .check((ctx) => {
-      const message = numericText.test(ctx.value)
-        ? moneyProblem(
-            Number(ctx.value),
-            (value) => value > 0,
-            'must be greater than 0',
-            twoDecimalsText.test(ctx.value),
-          )
-        : 'must be a number';
+      const message = numericText.test(ctx.value) ? moneyProblem(parseDecimal(ctx.value), true) : 'must be a number';
       if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
     })
     .meta({ pattern: positiveMoneyTextPattern });
 
-/** A whole number of at least `min`. */
-export const wholeNumber = (min: number) =>
-  z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a whole number') })
-    .int({ error: 'must be a whole number' })
+/** A whole number of at least `min`, and at most `max` when given (with the text a merchant reads). */
+export const wholeNumber = (min: number, max?: { value: number; text: string }) => {
+  const number = z
+    .number({ error: numberError('must be a whole number', max?.text) })
     .min(min, { error: `must be at least ${min}` });
+  // Whole is checked only within the range: past it, "must be a whole number" would say less. Without `abort`, which
+  // would stop the invoice's e-mail rule from running too.
+  return (max ? number.max(max.value, { error: `must be at most ${max.text}` }) : number)
+    .check((ctx) => {
+      if (ctx.issues.length === 0 && !Number.isInteger(ctx.value)) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a whole number' });
+      }
+    })
+    .meta({ type: 'integer' });
+};
 
-/** One of the listed values, with the list in the message. */
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, {
-    error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${values.join(', ')}`),
-  });
+/** The quantity of an item: a whole number from 1 to the ceiling. */
+export const quantity = () => wholeNumber(1, { value: maxQuantity, text: maxQuantityText });
 
-/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 does not). */
-export const calendarDate = () =>
-  z.iso.date({
-    error: (issue) =>
-      issue.input === undefined ? 'is required' : 'must be a real date in the form YYYY-MM-DD (e.g. 2026-12-31)',
-  });
-
-/** A UTC instant in the exact shape `YYYY-MM-DDThh:mm:ss.sssZ`. */
-export const utcInstant = () =>
-  z.iso.datetime({
-    precision: 3,
-    error: (issue) =>
-      issue.input === undefined
-        ? 'is required'
-        : 'must be a real UTC date-time in the form YYYY-MM-DDThh:mm:ss.sssZ (e.g. 2026-12-31T23:59:59.000Z)',
-  });
+/** Each letter of `value` in either case, as a pattern: `sms` -> `[Ss][Mm][Ss]`. */
+const anyCase = (value: string) =>
+  [...value]
+    .map((char) =>
+      char.toLowerCase() === char.toUpperCase()
+        ? char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        : `[${char.toUpperCase()}${char.toLowerCase()}]`,
+    )
+    .join('');
 
 /**
- * A mobile number: an optional `+` and 7 to 15 digits, no spaces. The pattern allows the blanks `trim()` removes,
- * so the JSON Schema, which sees the text untrimmed, accepts what this does.
+ * One of the listed values, in any case and with surrounding blanks (`sms`, ` Sms `), sent as documented (`SMS`);
+ * the list is in the message. Editors suggest the values from the JSON Schema's `examples`.
+ */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, message?: string) => {
+  const documented = new Map<string, T[number]>(values.map((value) => [value.toLowerCase(), value]));
+  const error = message ?? `must be one of ${values.join(', ')}`;
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : error) })
+    .check((ctx) => {
+      if (!documented.has(ctx.value.trim().toLowerCase()))
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: error });
+    })
+    .transform((value) => documented.get(value.trim().toLowerCase()) as T[number])
+    .meta({ pattern: `^\\s*(?:${values.map(anyCase).join('|')})\\s*$`, examples: [...values] });
+};
+
+const mobilePattern = /^\s*\+?[ ()-]*(?:\d[ ()-]*){7,15}\s*$/;
+const mobileMessage =
+  'must be a mobile number: an optional + and 7 to 15 digits (spaces, dashes and parentheses allowed)';
+/** Blanks, dashes and parentheses a mobile number is often written with; dropped before it is sent. */
+const mobileSeparators = /[ ()-]/g;
+
+/**
+ * A mobile number: an optional `+` and 7 to 15 digits, which may be grouped with spaces, dashes or parentheses
+ * (`+20 (101) 234-5678`); it is sent without them (`+201012345678`). The pattern allows the blanks `trim()`
+ * removes, so the JSON Schema, which sees the text untrimmed, accepts what this does.
  */
 export const mobileNumber = () =>
-  text().regex(/^\s*\+?\d{7,15}\s*$/, {
-    error: 'must be a mobile number: an optional + and 7 to 15 digits, no spaces',
-  });
+  text()
+    .check((ctx) => {
+      // A number holding a control character has been told so already.
+      if (ctx.issues.length === 0 && !mobilePattern.test(ctx.value)) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: mobileMessage });
+      }
+    })
+    .overwrite((value) => value.replace(mobileSeparators, ''))
+    .meta({ allOf: [{ pattern: mobilePattern.source }] });
 
 /**
  * An e-mail address, by zod's own e-mail pattern. Written as a pattern rather than `z.email()` so the JSON Schema
@@ -154,12 +203,20 @@ export const emailAddress = () =>
  */
 const percentageText = /^\s*0*(?:\d{1,2}(?:\.\d+)?|100(?:\.0+)?)\s*$/;
 
-/** A percentage from 0 to 100, taken as text or number; sent as text, the type the service documents. */
+/**
+ * A percentage from 0 to 100, taken as text or number; sent as text, the type the service documents: the decimal
+ * as written, without blanks and leading or trailing zeros (` 014.50 ` is sent as `14.5`), never through a float.
+ */
 export const taxesPercentage = () => {
   const error = 'must be a percentage from 0 to 100 (e.g. 14)';
   return z
-    .union([z.number().min(0, { error }).max(100, { error }), z.string().regex(percentageText, { error })], { error })
-    .transform((value) => String(Number(value)));
+    .union([z.number().min(0, { error }).max(100, { error }), z.string().regex(percentageText, { error })], {
+      error: numberError(error, '100'),
+    })
+    .transform((value) => {
+      const decimal = typeof value === 'number' ? decimalOfNumber(value) : parseDecimal(value);
+      return decimal ? decimalToText(decimal) : String(value);
+    });
 };
 
 /** A yes/no flag; the service's samples send the text "true"/"false", so both shapes are read as a boolean. */

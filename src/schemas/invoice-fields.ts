@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { calendarDate, utcInstant } from './calendar.js';
 import { customerSchema } from './customer.js';
 import { recurringDiscountSchema } from './discount.js';
 import {
-  calendarDate,
   communicationLangs,
   communicationMethods,
   cycleTypes,
@@ -14,10 +14,10 @@ import {
   positiveMoney,
   taxesPercentage,
   text,
-  utcInstant,
   wholeNumber,
 } from './fields.js';
-import { recurringItemSchema, singleItemSchema } from './item.js';
+import { itemList, recurringItemSchema, singleItemSchema } from './item.js';
+import { toMinorUnits } from './money.js';
 
 // The fields of each kind of invoice, each with its own rules. invoice.ts adds the rule across fields (2.3.4) to
 // make the request schemas; invoice-fast-path.ts compiles the same fields for validating many records.
@@ -44,7 +44,7 @@ const optionalTrailingFields = {
 /** The fields of a single invoice. */
 export const singleInvoiceFields = z.strictObject({
   ...commonFields,
-  items: z.array(singleItemSchema, { error: 'must be a list of items' }).optional(),
+  items: itemList(singleItemSchema).optional(),
   paymentType: oneOf(paymentTypes).optional(),
   ...optionalTrailingFields,
   cycleType: notInScope('applies only to recurring invoices'),
@@ -54,16 +54,29 @@ export const singleInvoiceFields = z.strictObject({
   ),
 });
 
-/** The fields of a recurring invoice. */
-export const recurringInvoiceFields = z.strictObject({
-  cycleType: oneOf(cycleTypes),
-  cycleValue: wholeNumber(1),
-  ...commonFields,
-  discount: recurringDiscountSchema,
-  items: z.array(recurringItemSchema, { error: 'must be a list of items' }).optional(),
-  ...optionalTrailingFields,
-  paymentType: notInScope('applies only to single invoices'),
-});
+/** The fields of a recurring invoice; a FLAT discount may not be more than the amount it is taken from. */
+export const recurringInvoiceFields = z
+  .strictObject({
+    cycleType: oneOf(cycleTypes),
+    cycleValue: wholeNumber(1),
+    ...commonFields,
+    discount: recurringDiscountSchema,
+    items: itemList(recurringItemSchema).optional(),
+    ...optionalTrailingFields,
+    paymentType: notInScope('applies only to single invoices'),
+  })
+  .check((ctx) => {
+    const { amount, discount } = ctx.value;
+    if (ctx.issues.some((issue) => issue.path?.[0] === 'amount' || issue.path?.[0] === 'discount')) return;
+    if (discount.type === 'FLAT' && toMinorUnits(discount.value) > toMinorUnits(amount)) {
+      ctx.issues.push({
+        code: 'custom',
+        input: discount.value,
+        path: ['discount', 'value'],
+        message: `must not be more than the amount (${amount}) for a FLAT discount`,
+      });
+    }
+  });
 
 /** Rule 2.3.4: the customer's e-mail is there when the customer is notified by e-mail. */
 export function hasEmailWhenNeeded(invoice: { communicationMethod?: string; customer: { email?: string } }): boolean {

@@ -17,12 +17,12 @@ export function checkedInvoiceNumber(value: string): string {
 }
 
 /**
- * Reads the body of a create response: a bare JSON number or a JSON string. The digits are kept as text, so a
- * number past 2^53 is not rounded. Returns undefined when the body is neither.
+ * Reads the body of a create response: a bare JSON number or a JSON string, of at most 30 characters. The digits are
+ * kept as text, so a number past 2^53 is not rounded. Returns undefined when the body is neither.
  */
 export function parseCreatedInvoiceNumber(body: string): string | undefined {
   const trimmed = body.trim();
-  if (/^\d+$/.test(trimmed)) return trimmed;
-  const quoted = /^"([A-Za-z0-9_-]{1,64})"$/.exec(trimmed);
+  if (/^\d{1,30}$/.test(trimmed)) return trimmed;
+  const quoted = /^"([A-Za-z0-9_-]{1,30})"$/.exec(trimmed);
   return quoted?.[1];
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { positiveMoney, positiveMoneyText, text } from './fields.js';
+import { numberError, positiveMoney, positiveMoneyText, text } from './fields.js';
+import { maxAmountText } from './money.js';
 
 /**
  * The refund amount: a number, or (as the service's samples send it) a string holding one. A negative string is
@@ -8,7 +9,7 @@ import { positiveMoney, positiveMoneyText, text } from './fields.js';
 const refundAmount = () =>
   z
     .union([positiveMoney(), positiveMoneyText()], {
-      error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number'),
+      error: numberError('must be a number', maxAmountText),
     })
     .transform(Number);
 
@@ -23,7 +24,7 @@ export const refundSchema = z
     title: 'einvoice refund',
     description:
       'The request body of POST /invoice-api/invoices/{invoice_num}/refund (einvoice refund --file). ' +
-      'einvoice also refuses an amount written as text that is too large to be a number (above about 1.8e308).',
+      `An amount is at most ${maxAmountText}, with at most two decimals.`,
   });
 
 /** A refund as sent to the service. */

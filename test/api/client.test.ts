@@ -165,10 +165,17 @@ describe('createInvoice', () => {
     const server = await serve(answer(201, '1000001'));
     const lines: string[] = [];
     await clientFor(server, { log: (line) => lines.push(line) }).createInvoice('single', invoice());
-    expect(lines[0]).toBe(`> POST ${server.url}/invoice-api/invoices/single`);
-    expect(lines[1]).toMatch(
-      new RegExp(`^< 201 Created \\(\\d+ ms\\) POST ${server.url}/invoice-api/invoices/single$`),
+    const [request = '', status = '', response = ''] = lines;
+    expect(request.split('\n')).toEqual(
+      expect.arrayContaining([
+        `> POST ${server.url}/invoice-api/invoices/single`,
+        '> authorization: *** (redacted)',
+        '> content-type: application/json',
+        `> ${JSON.stringify(invoice())}`,
+      ]),
     );
+    expect(status).toMatch(new RegExp(`^< 201 Created \\(\\d+ ms\\) POST ${server.url}/invoice-api/invoices/single$`));
+    expect(response.split('\n')).toEqual(expect.arrayContaining(['< 1000001']));
     expect(lines.join('\n')).not.toContain(token);
   });
 });
@@ -256,8 +263,10 @@ describe('getStatistics', () => {
     const server = await serve((_request, response) => sendJson(response, 200, sampleStatistics()));
     const lines: string[] = [];
     await clientFor(server, { log: (line) => lines.push(line) }).getStatistics();
-    expect(lines[0]).toBe(`> GET ${server.url}${statisticsPath}`);
+    expect(lines[0]?.split('\n')[0]).toBe(`> GET ${server.url}${statisticsPath}`);
+    expect(lines[0]).toContain('> authorization: *** (redacted)');
     expect(lines[1]).toMatch(/^< 200 OK/);
+    expect(lines[2]).toContain(`< ${JSON.stringify(sampleStatistics())}`);
     expect(lines.join('\n')).not.toContain(token);
   });
 });

@@ -111,9 +111,9 @@ describe('--json and the summary', () => {
     }
   });
 
-  it('draws progress as done/total, rate, ETA and failures', () => {
-    expect(progressLine(100, { done: 25, failed: 2, retries: 0 }, 5000, 8)).toBe(
-      '[##------] 25/100 (25%)  5.0/s  ETA 15s  failures 2',
+  it('draws progress as sent/total, rate, ETA, and failed and uncertain as the summary counts them', () => {
+    expect(progressLine(100, { done: 25, failed: 2, uncertain: 1, retries: 0 }, 5000, 8)).toBe(
+      '[##------] 25/100 sent (25%)  5.0/s  ETA 15s  failed 2  uncertain 1',
     );
     expect(formatDuration(75_000)).toBe('1m15s');
   });

@@ -31,7 +31,7 @@ describe('bulk creation in a terminal', () => {
     const home = homeWith(300);
     session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson', '--concurrency', '2'], { home });
     await session.answer('Create 300 single invoices in local?', 'y');
-    await session.waitFor(/\[[#-]+\] \d+\/300 \(\d+%\) +[\d.]+\/s +ETA \S+ +failures 0/);
+    await session.waitFor(/\[[#-]+\] \d+\/300 sent \(\d+%\) +[\d.]+\/s +ETA \S+ +failed 0 +uncertain 0/);
     expect((await session.exited).code).toBe(0);
     expect(session.screen()).toMatch(/created +300/);
     expect((await invoicesByNote(sandbox)).size).toBe(300);

@@ -150,6 +150,13 @@ describe('create from flags', () => {
     const url = `${sandbox.url}/invoice-api/invoices/recurring`;
     expect(result.stderr).toContain(`> POST ${url}\n`);
     expect(result.stderr).toMatch(new RegExp(`^< 201 Created \\(\\d+ ms\\) POST ${url}$`, 'm'));
+    // Headers and bodies both ways, the token redacted.
+    expect(result.stderr).toContain('> authorization: *** (redacted)\n');
+    expect(result.stderr).toContain('> content-type: application/json\n');
+    expect(result.stderr).toMatch(/^> \{"cycleType":"WEEK".*"businessReference":"PLAN-LOGGED"/m);
+    expect(result.stderr).toMatch(/^< content-type: application\/json/m);
+    expect(result.stderr).toContain(`\n< ${last?.invoiceNumber}\n`);
+    expect(result.stderr).not.toContain(sandbox.token);
     expect(result.stdout).toBe(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
   });
 
@@ -215,6 +222,14 @@ describe('create from flags: what is refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
+  it('in CI the hint does not promise prompts that will not come; elsewhere it says when they would', async () => {
+    const inCi = await runCreate(home, ['single']);
+    expect(inCi.stderr).toContain('CI is set, so nothing is asked at a prompt.');
+    expect(inCi.stderr).not.toContain('you are asked for them');
+    const outsideCi = await runCreate(home, ['single'], { env: { CI: undefined } });
+    expect(outsideCi.stderr).toContain('in a terminal without --no-input you are asked for them.');
+  });
+
   it('exits 2 listing every invalid field and flag problem at once', async () => {
     const before = await received(sandbox);
     const result = await runCreate(home, [
@@ -231,7 +246,7 @@ describe('create from flags: what is refused before anything is sent', () => {
       '  cycleType (--cycle-type): must be one of MONTH, WEEK',
       '  cycleValue (--cycle-value): must be at least 1',
       '  customer.mobile (--customer-mobile): is required',
-      '  sendingDate (--sending-date): must be a date YYYY-MM-DD (e.g. 2026-12-31), today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
+      '  sendingDate (--sending-date): February 2025 has no 29th day',
       '  expiryDate (--expiry-date): must be a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, today, tomorrow, or +Nd, +Nw, +Nm (e.g. +30d)',
       '  discount.type (--discount-type): is required',
       '  items[0].price (--item): must be a number',

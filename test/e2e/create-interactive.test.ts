@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homeFor, runCreate } from '../helpers/create-cli.js';
 import { keys, terminalSessions, type PtySession } from '../helpers/pty.js';
@@ -130,6 +131,34 @@ describe('Ctrl-C at a prompt', () => {
   });
 });
 
+describe('Ctrl-C while typing items', () => {
+  it('keeps every item completed and the one being typed', async () => {
+    const home = homeFor(sandbox);
+    const cli = startInTerminal(['create', 'single', '--env', 'local'], home);
+    await cli.answer('Add a line item?', 'y');
+    await cli.answer('Item code', 'MUG');
+    await cli.answer('Quantity', '2');
+    await cli.answer('Price', '10.50');
+    await cli.answer('Name in English', 'Mug');
+    await cli.answer('Name in Arabic', 'كوب');
+    await cli.answer('Flat discount', '');
+    await cli.answer('Add another item?', 'y');
+    await cli.answer('Item code', 'TEA');
+    await cli.answer('Quantity', '3');
+    await cli.waitFor('Price');
+    cli.type(keys.ctrlC);
+
+    expect((await cli.exited).code).toBe(130);
+    const draftPath = /Your answers are saved in (\S+\.json)/.exec(cli.screen())?.[1] as string;
+    expect(JSON.parse(readFileSync(draftPath, 'utf8'))).toStrictEqual({
+      items: [
+        { itemCode: 'MUG', purchasedQuantity: 2, price: 10.5, nameEn: 'Mug', nameAr: 'كوب' },
+        { itemCode: 'TEA', purchasedQuantity: 3 },
+      ],
+    });
+  });
+});
+
 describe('Ctrl-C at the confirmation', () => {
   it('keeps the answers typed before it, and the draft finishes the invoice with --file', async () => {
     const before = (await sandbox.api.invoices()).length;
@@ -162,8 +191,16 @@ describe('Ctrl-C at the confirmation', () => {
     const draftPath = /Your answers are saved in (\S+\.json)/.exec(cli.screen())?.[1] as string;
     expect(existsSync(draftPath)).toBe(true);
 
+    // The folder and the file are the user's alone.
+    expect(statSync(draftPath).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(draftPath)).mode & 0o777).toBe(0o700);
+
     const finished = await runCreate(home, ['single', '--file', draftPath]);
     expect(finished.code).toBe(0);
+    expect(finished.stderr).toContain(
+      `${draftPath} is a draft of answers typed at the prompts of an earlier run; it is removed once the invoice is created.`,
+    );
+    expect(existsSync(draftPath), 'the draft is removed once its invoice is created').toBe(false);
     expect((await sandbox.api.invoices()).at(-1)?.request).toStrictEqual({
       customer: { name: 'Amr', mobile: '+201012345678' },
       amount: 5,

@@ -83,6 +83,8 @@ describe('stats against a served sandbox', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`> GET ${sandbox.url}${statisticsPath}`);
     expect(result.stderr).toMatch(/< 200 OK .*GET/);
+    expect(result.stderr).toContain('> authorization: *** (redacted)');
+    expect(result.stderr).toMatch(/^< \{"allInvoices":\{"totalCount":3,/m);
     expect(result.stderr).not.toContain('Bearer');
     expect(row(result.stdout, 'All')).toMatch(/^All\s+3\s/);
   });
@@ -101,6 +103,24 @@ describe('stats with an expired token', () => {
       expect(result.stderr).toContain('The local environment rejected the token (401 Unauthorized)');
       // The hint names where the refused token came from: here, the profile file.
       expect(result.stderr).toMatch(/The token came from \S+\.einvoicerc\.json: check environments\.local\.token\./);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('stats with EINVOICE_BASE_URL and no profile file', () => {
+  it('the notice names the address used, not the built-in sandbox', async () => {
+    const sandbox = await startTestSandbox();
+    try {
+      const result = await runSafeCli(['stats'], {
+        env: { EINVOICE_BASE_URL: sandbox.url, EINVOICE_TOKEN: sandbox.token },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toContain(
+        `Using ${sandbox.url} from EINVOICE_BASE_URL as the sandbox environment (no profile file found)`,
+      );
+      expect(result.stderr).not.toContain('built-in sandbox');
     } finally {
       await sandbox.close();
     }

@@ -138,16 +138,16 @@ describe('defaultsFor', () => {
 describe('itemsTotal: minor units, never float sums', () => {
   it('adds 0.1 and 0.2 to exactly 30 hundredths', () => {
     expect(0.1 + 0.2).not.toBe(0.3);
-    expect(itemsTotal([item(0.1), item(0.2)])).toBe(30);
-    expect(itemsTotal([item(0.1, 3)])).toBe(30);
-    expect(itemsTotal([item(1.15, 3)])).toBe(345);
-    expect(itemsTotal([item(19.99, 7), item(0.01, 1)])).toBe(13_994);
+    expect(itemsTotal([item(0.1), item(0.2)])).toBe(30n);
+    expect(itemsTotal([item(0.1, 3)])).toBe(30n);
+    expect(itemsTotal([item(1.15, 3)])).toBe(345n);
+    expect(itemsTotal([item(19.99, 7), item(0.01, 1)])).toBe(13_994n);
   });
 
   it('subtracts each item discount', () => {
-    expect(itemsTotal([item(10.5, 2, 1), item(0.1, 3)])).toBe(2030);
-    expect(itemsTotal([item(0.3, 1, 0.1)])).toBe(20);
-    expect(itemsTotal([item(5, 1, 5)])).toBe(0);
+    expect(itemsTotal([item(10.5, 2, 1), item(0.1, 3)])).toBe(2030n);
+    expect(itemsTotal([item(0.3, 1, 0.1)])).toBe(20n);
+    expect(itemsTotal([item(5, 1, 5)])).toBe(0n);
   });
 
   it('is undefined while an item lacks a usable price, quantity or discount', () => {
@@ -166,6 +166,14 @@ describe('checkAmount', () => {
   it('computes the amount from the items when none is given', () => {
     expect(checkAmount({ items: [item(0.1), item(0.2)] })).toEqual({ kind: 'computed', amount: 0.3 });
     expect(checkAmount({ items: [item(10.5, 2, 1), item(0.1, 3)] })).toEqual({ kind: 'computed', amount: 20.3 });
+  });
+
+  it('a huge quantity: the total is exact, and an amount equal to it is not told that it differs', () => {
+    const items = [item(0.07, 999_999_999_999_999)];
+    expect(itemsTotal(items)).toBe(6_999_999_999_999_993n);
+    expect(checkAmount({ amount: 3_333_333_333_333.33, items: [item(1.11, 3_003_003_003_003)] })).toEqual({
+      kind: 'as-given',
+    });
   });
 
   it('accepts a given amount equal to the total, with no float false alarm', () => {

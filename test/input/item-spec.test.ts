@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatItemSpec, numberOrText, parseItemSpec, splitSpec } from '../../src/input/item-spec.js';
+import { InexactNumber } from '../../src/schemas/exact-json.js';
 
 describe('splitSpec', () => {
   it('splits on commas outside quotes', () => {
@@ -26,12 +27,22 @@ describe('splitSpec', () => {
 });
 
 describe('numberOrText', () => {
+  it.each(['90071992547409.93', '12345678901234567.89', '0.30000000000000001', '9007199254740993'])(
+    'keeps %s, which no JSON number carries exactly, as typed for the schema to refuse',
+    (typed) => {
+      const value = numberOrText(typed);
+      expect(value).toBeInstanceOf(InexactNumber);
+      expect((value as InexactNumber).text).toBe(typed);
+    },
+  );
+
   it('turns plain decimal numbers into numbers and leaves anything else as typed', () => {
     expect(numberOrText('10.50')).toBe(10.5);
     expect(numberOrText(' 2 ')).toBe(2);
     expect(numberOrText('-3')).toBe(-3);
     expect(numberOrText('abc')).toBe('abc');
-    expect(numberOrText('1e3')).toBe('1e3');
+    expect(numberOrText('1e3')).toBe(1000);
+    expect(numberOrText('1.5.2')).toBe('1.5.2');
     expect(numberOrText('')).toBe('');
   });
 });

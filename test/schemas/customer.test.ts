@@ -18,11 +18,23 @@ describe('customerSchema', () => {
     expect(parsed(customerSchema, { ...customer(), mobile }).mobile).toBe(mobile);
   });
 
-  test.each(['0100 123 4567', '010-0123-4567', '123456', '+1234567890123456', '++201001234567', 'mobile'])(
+  test.each([
+    ['0100 123 4567', '01001234567'],
+    ['010-0123-4567', '01001234567'],
+    ['+20 (100) 123-4567', '+201001234567'],
+    [' (0100) 1234567 ', '01001234567'],
+  ])('mobile "%s" is accepted and sent as %s', (mobile, sent) => {
+    expect(parsed(customerSchema, { ...customer(), mobile }).mobile).toBe(sent);
+  });
+
+  test.each(['123456', '+1234567890123456', '++201001234567', 'mobile', '0100.123.4567', '0100\n1234567', '+ 20'])(
     'mobile "%s" is rejected',
     (mobile) => {
       expect(issuesOf(customerSchema, { ...customer(), mobile })).toEqual([
-        { path: 'mobile', message: 'must be a mobile number: an optional + and 7 to 15 digits, no spaces' },
+        {
+          path: 'mobile',
+          message: expect.stringMatching(/^must (be a mobile number: an optional \+ and 7 to 15 digits|not contain)/),
+        },
       ]);
     },
   );

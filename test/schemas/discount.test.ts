@@ -17,10 +17,14 @@ describe('itemDiscountSchema', () => {
     expect(JSON.stringify(parsed(itemDiscountSchema, discount))).toBe(JSON.stringify(discount));
   });
 
+  test.each(['flat', ' Flat '])('type %s is sent as FLAT', (type) => {
+    expect(parsed(itemDiscountSchema, { value: 5, type })).toEqual({ value: 5, type: 'FLAT' });
+  });
+
   test.each([
     { path: 'type', discount: { value: 5, type: 'PERCENTAGE' }, message: FLAT_ONLY },
-    { path: 'type', discount: { value: 5, type: 'flat' }, message: FLAT_ONLY },
-    { path: 'type', discount: { value: 5 }, message: FLAT_ONLY },
+    { path: 'type', discount: { value: 5, type: 'FIXED' }, message: FLAT_ONLY },
+    { path: 'type', discount: { value: 5 }, message: 'is required' },
     { path: 'value', discount: { value: -0.5, type: 'FLAT' }, message: 'must be 0 or more' },
     { path: 'value', discount: { value: 5.555, type: 'FLAT' }, message: 'must have at most two decimals' },
     { path: 'value', discount: { value: '5', type: 'FLAT' }, message: 'must be a number' },
@@ -57,7 +61,12 @@ describe('recurringDiscountSchema', () => {
     { path: 'value', discount: { value: -1, type: 'PERCENTAGE' }, message: 'must be at least 0' },
     { path: 'value', discount: { value: '10', type: 'FLAT' }, message: 'must be a whole number' },
     { path: 'value', discount: { type: 'FLAT' }, message: 'is required' },
-    { path: 'type', discount: { value: 10, type: 'Percentage' }, message: 'must be one of FLAT, PERCENTAGE' },
+    {
+      path: 'value',
+      discount: { value: 10_000_000_000_000, type: 'FLAT' },
+      message: 'must be at most 9,999,999,999,999',
+    },
+    { path: 'type', discount: { value: 10, type: 'PERCENTS' }, message: 'must be one of FLAT, PERCENTAGE' },
     { path: 'type', discount: { value: 10, type: 'PERCENT' }, message: 'must be one of FLAT, PERCENTAGE' },
     { path: 'type', discount: { value: 10 }, message: 'is required' },
     { path: 'note', discount: { value: 10, type: 'FLAT', note: 'x' }, message: 'is not a known field' },
@@ -66,7 +75,7 @@ describe('recurringDiscountSchema', () => {
   });
 
   test('a wrong type and a wrong value are both named', () => {
-    expect(issuesOf(recurringDiscountSchema, { value: -1, type: 'flat' })).toEqual([
+    expect(issuesOf(recurringDiscountSchema, { value: -1, type: 'flt' })).toEqual([
       { path: 'value', message: 'must be at least 0' },
       { path: 'type', message: 'must be one of FLAT, PERCENTAGE' },
     ]);

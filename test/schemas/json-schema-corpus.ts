@@ -5,7 +5,8 @@ import { item, recurringInvoice, singleInvoice } from './fixtures.js';
 // - an item discount above price x purchasedQuantity (JSON Schema cannot multiply two fields);
 // - a defaultEnv naming no entry of environments while others exist (it cannot compare a value with key names);
 // - a baseUrl that starts with http(s):// but that a URL parser refuses, e.g. "https://" or "http://a b";
-// - a refund amount written as text so large (309+ digits) that it is no finite number.
+// - a recurring FLAT discount above the amount (it cannot compare two fields);
+// - items whose total (price x purchasedQuantity, added up) passes the largest amount (it cannot add up a list).
 
 /** One payload and the verdict both validators must give. */
 export interface CorpusCase {
@@ -46,7 +47,19 @@ const commonValid: Changes = [
   ['amount', 1.15],
   ['amount', 1234567.89],
   ['amount', 99_999_999.99],
+  ['amount', 9_999_999_999_999.99],
   ['customer', noEmail()],
+  ['customer.name', 'منى عادل'],
+  ['customer.name', 'مُنى عَادِل'],
+  ['customer.mobile', '0100 123 4567'],
+  ['customer.mobile', '+20 (100) 123-4567'],
+  ['communicationMethod', 'sms'],
+  ['communicationMethod', ' Email '],
+  ['communicationLang', 'AR-EG'],
+  ['sendingDate', '2000-01-01'],
+  ['sendingDate', '2100-12-31'],
+  ['items.0', { ...item(), purchasedQuantity: 999_999_999_999_999, price: 0.01 }],
+  ['items.0.nameAr', 'كوبٌ كبيرٌ'],
   ['customer', { name: ' Mona ', mobile: ' +201001234567 ' }],
   ['customer.email', 'Mona.Adel+inv@shop.example.eg'],
   ['customer.email', 'mona@a-b-.example.com'],
@@ -94,8 +107,27 @@ const commonInvalid: Changes = [
   ['customer.email', 'mona@'],
   ['customer.email', 'mona@example'],
   ['customer.email', ''],
-  ['customer.mobile', '0100 123 4567'],
   ['customer.mobile', '123456'],
+  ['customer.mobile', '+20\n1001234567'],
+  ['amount', 10_000_000_000_000],
+  ['amount', 1e308],
+  ['customer.name', 'Mona\u0000Adel'],
+  ['customer.name', 'Mona\u001b[2JAdel'],
+  ['customer.name', 'Mona\u0085Adel'],
+  ['customer.name', 'Mona\u007f'],
+  ['customer.name', 'Mona\u202eladA'],
+  ['customer.name', 'Mona\u2066Adel'],
+  ['note', 'line one\nline two'],
+  ['businessReference', 'ORD\u0007'],
+  ['preferredPaymentMethod', 'CA\rRD'],
+  ['sendingDate', '1999-12-31'],
+  ['sendingDate', '2101-01-01'],
+  ['sendingDate', '0202-03-01'],
+  ['expiryDate', '2126-03-31T21:59:59.000Z'],
+  ['releaseDate', '1970-01-01T00:00:00.000Z'],
+  ['items.0.purchasedQuantity', 1_000_000_000_000_000],
+  ['items.0.price', 10_000_000_000_000],
+  ['items.0.itemCode', 'SKU\u0000'],
   ['customer.mobile', '+1234567890123456'],
   ['customer.mobile', 201001234567],
   ['customer.phone', '+201001234567'],
@@ -111,7 +143,7 @@ const commonInvalid: Changes = [
   ['note', '   '],
   ['note', 42],
   ['communicationLang', 'fr'],
-  ['communicationMethod', 'sms'],
+  ['communicationMethod', 'SMSS'],
   ['alertMerchantUponExpiry', 'yes'],
   ['alertMerchantUponExpiry', 0],
   ['taxes', 101],
@@ -147,6 +179,8 @@ const emailRuleCases = (base: () => object): CorpusCase[] =>
     valid: method === 'SMS' || method === 'NONE',
   }));
 
+const percentageRecurring = () => ({ ...recurringInvoice(), discount: { value: 10, type: 'PERCENTAGE' } });
+
 const singleOnly = (valid: boolean, list: Changes) => changes(singleInvoice, valid, list);
 const recurringOnly = (valid: boolean, list: Changes) => changes(recurringInvoice, valid, list);
 
@@ -178,6 +212,8 @@ export const corpus = {
       ['paymentType', undefined],
       ['items.0.discount', { value: 5.5, type: 'FLAT' }],
       ['items.0.discount', { value: 0, type: 'FLAT' }],
+      ['items.0.discount', { value: 5, type: 'flat' }],
+      ['paymentType', 'push_to_service_pay'],
     ]),
     ...singleOnly(false, commonInvalid),
     ...singleOnly(false, [
@@ -196,15 +232,18 @@ export const corpus = {
   recurring: [
     { name: 'the fixture', payload: recurringInvoice(), valid: true },
     ...emailRuleCases(recurringInvoice),
-    ...recurringOnly(true, commonValid),
+    // A FLAT discount may not be more than the amount, which JSON Schema cannot say: small amounts take a percentage.
+    ...changes(percentageRecurring, true, commonValid),
     ...recurringOnly(true, [
       ['cycleType', 'WEEK'],
       ['cycleValue', 52],
       ['discount', { value: 100, type: 'PERCENTAGE' }],
       ['discount', { value: 0, type: 'PERCENTAGE' }],
-      ['discount', { value: 150, type: 'FLAT' }],
+      ['discount', { value: 99, type: 'FLAT' }],
+      ['discount', { value: 10, type: 'flat' }],
+      ['cycleType', 'week'],
     ]),
-    ...recurringOnly(false, commonInvalid),
+    ...changes(percentageRecurring, false, commonInvalid),
     ...recurringOnly(false, [
       ['cycleType', 'DAY'],
       ['cycleType', undefined],
@@ -216,7 +255,7 @@ export const corpus = {
       ['discount', { value: 1000, type: 'PERCENTAGE' }],
       ['discount', { value: 1.5, type: 'FLAT' }],
       ['discount', { value: -1, type: 'FLAT' }],
-      ['discount', { value: 10, type: 'flat' }],
+      ['discount', { value: 10, type: 'FIXED' }],
       ['discount', { value: 10 }],
       ['paymentType', 'PUSH_TO_CUSTOMER'],
       ['items.0', { ...item(), discount: { value: 1, type: 'FLAT' } }],

@@ -35,8 +35,7 @@ describe('recurringInvoiceSchema: cycle', () => {
   });
 
   test.each([
-    { cycleType: 'month', message: 'must be one of MONTH, WEEK' },
-    { cycleType: 'Week', message: 'must be one of MONTH, WEEK' },
+    { cycleType: 'months', message: 'must be one of MONTH, WEEK' },
     { cycleType: 'DAY', message: 'must be one of MONTH, WEEK' },
     { cycleType: 1, message: 'must be one of MONTH, WEEK' },
     { cycleType: undefined, message: 'is required' },
@@ -66,11 +65,32 @@ describe('recurringInvoiceSchema: cycle', () => {
 describe('recurringInvoiceSchema: top-level discount', () => {
   test.each([
     { value: 0, type: 'FLAT' },
-    { value: 500, type: 'FLAT' },
+    { value: 99, type: 'FLAT' }, // the fixture's amount is 99.98
     { value: 100, type: 'PERCENTAGE' },
     { value: 15, type: 'PERCENTAGE' },
   ])('$type $value is accepted', (discount) => {
     expect(parsed(recurringInvoiceSchema, { ...recurringInvoice(), discount }).discount).toEqual(discount);
+  });
+
+  test.each([
+    { amount: 99.98, value: 100 },
+    { amount: 10, value: 11 },
+    { amount: 0.5, value: 1 },
+  ])('a FLAT discount of $value is more than the amount $amount: refused', ({ amount, value }) => {
+    expect(
+      issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), amount, discount: { value, type: 'FLAT' } }),
+    ).toEqual([
+      { path: 'discount.value', message: `must not be more than the amount (${amount}) for a FLAT discount` },
+    ]);
+  });
+
+  test('a FLAT discount equal to the amount is accepted, and a PERCENTAGE is not compared with it', () => {
+    expect(
+      parsed(recurringInvoiceSchema, { ...recurringInvoice(), amount: 10, discount: { value: 10, type: 'FLAT' } }),
+    ).toBeDefined();
+    expect(
+      parsed(recurringInvoiceSchema, { ...recurringInvoice(), amount: 5, discount: { value: 50, type: 'PERCENTAGE' } }),
+    ).toBeDefined();
   });
 
   test.each([
@@ -84,7 +104,7 @@ describe('recurringInvoiceSchema: top-level discount', () => {
     { path: 'discount.value', discount: { value: 2.5, type: 'FLAT' }, message: 'must be a whole number' },
     { path: 'discount.value', discount: { value: -1, type: 'FLAT' }, message: 'must be at least 0' },
     { path: 'discount.value', discount: { type: 'FLAT' }, message: 'is required' },
-    { path: 'discount.type', discount: { value: 5, type: 'percentage' }, message: 'must be one of FLAT, PERCENTAGE' },
+    { path: 'discount.type', discount: { value: 5, type: 'percent' }, message: 'must be one of FLAT, PERCENTAGE' },
     { path: 'discount.type', discount: { value: 5, type: 'AMOUNT' }, message: 'must be one of FLAT, PERCENTAGE' },
     { path: 'discount.type', discount: { value: 5 }, message: 'is required' },
     {

@@ -25,6 +25,8 @@ import {
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
+import { listedIssues } from '../../output/errors.js';
+import { terminalSafe } from '../../output/safe-text.js';
 import type { CreateOptions } from './create-invoice.js';
 
 export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
@@ -107,7 +109,9 @@ export async function createInvoicesInBulk(
       const invalid = plan.results.filter((result) => result.status === 'invalid').length;
       throw new UsageError(`${invalid} of ${plan.results.length} records are invalid; nothing was sent.`, {
         issues: plan.issues,
-        hint: 'Fix them, or pass --skip-invalid to send the valid records and report the others.',
+        hint:
+          'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
+          (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
       });
     }
     announce(plan, options, session, journal?.shown);
@@ -190,7 +194,7 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
     throw error;
   }
   const journal = await JournalWriter.open(run.journalPath);
-  const counters: SendCounters = { done: 0, failed: 0, retries: 0 };
+  const counters: SendCounters = { done: 0, failed: 0, uncertain: 0, retries: 0 };
   const progress = options.quiet
     ? undefined
     : startProgress({ stream: context.stderr, animate: session.terminal.animate, total: plan.toSend, counters });
@@ -248,8 +252,13 @@ function announce(plan: Plan, options: BulkCreateOptions, session: Session, jour
     );
   }
   if (plan.issues.length > 0) {
-    const lines = plan.issues.slice(0, 20).map((issue) => `  ${issue.path}: ${issue.message}`);
-    if (plan.issues.length > 20) lines.push(`  ...and ${plan.issues.length - 20} more`);
+    // A record that is not JSON is quoted in its issue: the file's text, printed without escapes.
+    const lines = plan.issues
+      .slice(0, listedIssues)
+      .map((issue) => `  ${terminalSafe(issue.path)}: ${terminalSafe(issue.message)}`);
+    if (plan.issues.length > listedIssues) {
+      lines.push(`  ...and ${plan.issues.length - listedIssues} more (--report FILE lists them all)`);
+    }
     terminal.warn(`Invalid records are skipped (--skip-invalid):\n${lines.join('\n')}`);
   }
 }

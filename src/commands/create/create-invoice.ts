@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { quote } from 'shell-quote';
 import { dirname, resolve } from 'node:path';
-import { draftFile } from '../../config/paths.js';
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import { draftFile, isDraftFile } from '../../config/paths.js';
+import { whenAsked, type CommandContext, type GlobalOptions } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
 import { checkAmount, mergeInvoiceSources } from '../../input/invoice-input.js';
 import { invoiceFromFlags, toCommandLine, withFlagName, type InvoiceFlags } from '../../input/invoice-flags.js';
@@ -51,6 +51,16 @@ export async function createInvoiceCommand(
       hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
     });
   }
+  // A draft kept by an earlier run: said so, continued, and removed once its invoice is created.
+  const draft =
+    options.file && options.file !== '-' && isDraftFile(resolve(context.cwd, options.file), context.env)
+      ? resolve(context.cwd, options.file)
+      : undefined;
+  if (draft) {
+    terminal.info(
+      `${options.file} is a draft of answers typed at the prompts of an earlier run; it is removed once the invoice is created.`,
+    );
+  }
   const fromFlags = invoiceFromFlags(options);
   const file = input ? asObject(input.value, `--file ${options.file}`) : undefined;
   let raw = mergeInvoiceSources({ kind, defaults: profile.defaults, file, flags: fromFlags.invoice, now });
@@ -94,9 +104,7 @@ export async function createInvoiceCommand(
       issues: dedupe(issues),
       hint: terminal.interactive
         ? undefined
-        : 'Give the fields as flags or in --file (see einvoice create ' +
-          kind +
-          ' --help); in a terminal without --no-input you are asked for them.',
+        : `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
     });
   }
   if (!result.success) {
@@ -152,6 +160,7 @@ export async function createInvoiceCommand(
   } finally {
     await service.close();
   }
+  if (draft) await rm(draft, { force: true });
   terminal.data(
     terminal.json
       ? toJson({ invoiceNumber: created.invoiceNumber })
@@ -237,7 +246,7 @@ function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
 async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {
   const target = resolve(context.cwd, path);
   try {
-    await writeFile(target, `${toJson(invoice)}\n`);
+    await writeFile(target, `${toJson(invoice)}\n`, { mode: 0o600 });
   } catch (error) {
     throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
   }
@@ -251,9 +260,11 @@ async function keepDraft(
   context: CommandContext,
   terminal: Terminal,
   now: Date,
-  options: Pick<CreateOptions, 'env' | 'config'>,
+  options: Pick<CreateOptions, 'env' | 'config' | 'file'>,
 ): Promise<void> {
-  const path = draftFile(kind, context.env, now);
+  // Continuing a draft that fails again keeps it in the same file.
+  const continued = options.file && options.file !== '-' ? resolve(context.cwd, options.file) : undefined;
+  const path = continued && isDraftFile(continued, context.env) ? continued : draftFile(kind, context.env, now);
   const again = [
     'einvoice',
     ...(options.env ? ['--env', options.env] : []),
@@ -264,7 +275,7 @@ async function keepDraft(
     path,
   ];
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await writeFile(path, `${toJson(draft)}\n`, { mode: 0o600 });
     terminal.info(`Your answers are saved in ${path}\nContinue with: ${quote(again)}`);
   } catch {

@@ -1,0 +1,48 @@
+import type { Response } from 'got';
+
+// What --verbose shows of each exchange with the service: the request and the response, each with its headers and
+// its body. The Authorization header is always redacted; a long body is cut (answers are at most 1 MiB anyway).
+
+/** The most of a body --verbose prints. */
+const shownBodyChars = 4096;
+
+const headerLines = (prefix: string, headers: Record<string, unknown>) =>
+  Object.entries(headers)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) =>
+      name.toLowerCase() === 'authorization'
+        ? `${prefix} ${name}: *** (redacted)`
+        : `${prefix} ${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`,
+    );
+
+const bodyLines = (prefix: string, body: string) => {
+  if (body === '') return [];
+  const shown =
+    body.length > shownBodyChars
+      ? `${body.slice(0, shownBodyChars)} ... (${body.length - shownBodyChars} more characters)`
+      : body;
+  return [prefix, ...shown.split('\n').map((line) => `${prefix} ${line}`)];
+};
+
+/** The request as --verbose prints it: method and URL, headers, body. */
+export function describeRequest(options: {
+  method: string;
+  url?: unknown;
+  headers: Record<string, unknown>;
+  body?: unknown;
+  json?: unknown;
+}): string {
+  const body =
+    typeof options.body === 'string' ? options.body : options.json !== undefined ? JSON.stringify(options.json) : '';
+  return [
+    `> ${options.method} ${String(options.url)}`,
+    ...headerLines('>', options.headers),
+    ...bodyLines('>', body),
+  ].join('\n');
+}
+
+/** The response as --verbose prints it after its status line: headers, body. */
+export function describeResponse(response: Response): string {
+  const body = typeof response.body === 'string' ? response.body : '';
+  return [...headerLines('<', response.headers), ...bodyLines('<', body)].join('\n');
+}

@@ -1,0 +1,120 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeFor, received, runCreate } from '../helpers/create-cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+// One rule, the same answer through flags, a JSON file and the records of a bulk file: money exact or refused, text
+// without control characters, enums in any case, dates in range, mobile numbers normalised. Refused input sends
+// nothing and exits 2.
+
+let sandbox: TestSandbox;
+let home: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  home = homeFor(sandbox);
+});
+afterAll(() => sandbox.close());
+
+const base = {
+  customer: { name: 'Amr Hassan', mobile: '+201012345678' },
+  amount: 10,
+  sendingDate: '2030-03-01',
+  expiryDate: '2030-03-31T23:59:59.999Z',
+  releaseDate: '2030-03-01T00:00:00.000Z',
+  note: 'Order 1043',
+};
+
+const baseFlags = [
+  ...['single', '--customer-name', 'Amr Hassan', '--customer-mobile', '+201012345678', '--note', 'Order 1043'],
+  ...['--sending-date', '2030-03-01', '--release-date', '2030-03-01', '--expiry-date', '2030-03-31'],
+];
+
+/** The three ways in: flags, a JSON file of one invoice, and an NDJSON file of records; each given raw JSON text. */
+const ways = {
+  flags: (flag: string, value: string) => runCreate(home, [...baseFlags, '--amount', '10', flag, value]),
+  file: (json: string) => {
+    const path = join(home, `invoice-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(path, json);
+    return runCreate(home, ['single', '--file', path]);
+  },
+  bulk: (json: string) => {
+    const path = join(home, `records-${Math.random().toString(36).slice(2)}.ndjson`);
+    writeFileSync(path, `${JSON.stringify(base)}\n${json}\n`);
+    return runCreate(home, ['single', '--file', path, '--yes']);
+  },
+};
+
+/** `base` as JSON text with `field` set to the raw JSON text `value` (a number exactly as written). */
+const withRaw = (field: string, value: string) => JSON.stringify({ ...base, [field]: '@@' }).replace('"@@"', value);
+
+describe('money is exact or refused, the same way in', () => {
+  it.each([
+    [
+      '90071992547409.93',
+      'amount: 90071992547409.93 cannot be sent exactly (a JSON number would carry 90071992547409.94)',
+    ],
+    ['1e308', 'amount: must be at most 9,999,999,999,999.99'],
+    ['12345678901234567.89', 'amount: 12345678901234567.89 cannot be sent exactly'],
+  ])('amount %s is refused with exit 2 and nothing sent', async (amount, message) => {
+    const before = (await received(sandbox)).count;
+    const flags = await runCreate(home, [...baseFlags, '--amount', amount]);
+    const file = await ways.file(withRaw('amount', amount));
+    const bulk = await ways.bulk(withRaw('amount', amount));
+    for (const result of [flags, file, bulk]) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(message.replace('amount: ', ''));
+      expect(result.stderr).toMatch(/amount( \(--amount\))?: /);
+    }
+    expect(bulk.stderr).toContain('record 2 (line 2): amount');
+    expect((await received(sandbox)).count).toBe(before);
+  });
+
+  it('an amount of 15 significant digits is sent exactly as typed', async () => {
+    const result = await runCreate(home, [...baseFlags, '--amount', '9999999999999.99']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(((await received(sandbox)).last?.request as { amount: number }).amount).toBe(9_999_999_999_999.99);
+  });
+});
+
+describe('text, enums, dates and mobile numbers, the same way in', () => {
+  it.each([
+    [
+      '--customer-name',
+      'customer',
+      'Amr\u001b[2J',
+      'customer.name',
+      'must not contain control characters (found U+001B)',
+    ],
+    ['--note', 'note', 'Pay \u202eKCOL', 'note', 'must not contain bidirectional override characters (found U+202E)'],
+    ['--sending-date', 'sendingDate', '2026-02-30', 'sendingDate', 'February 2026 has no 30th day'],
+    ['--sending-date', 'sendingDate', '1926-02-03', 'sendingDate', 'must be from 2000-01-01 to 2100-12-31'],
+  ])('%s %j is refused naming the field', async (flag, field, value, path, message) => {
+    const json =
+      field === 'customer'
+        ? JSON.stringify({ ...base, customer: { ...base.customer, name: value } })
+        : JSON.stringify({ ...base, [field]: value });
+    for (const result of [await ways.flags(flag, value), await ways.file(json), await ways.bulk(json)]) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(path);
+      expect(result.stderr).toContain(message);
+      // The refused character itself never reaches the terminal.
+      expect([...result.stderr].some((char) => char === '\u001b' || char === '\u202e')).toBe(false);
+    }
+  });
+
+  it('an enum in any case and a grouped mobile number are sent as documented', async () => {
+    const result = await runCreate(home, [
+      ...baseFlags.map((arg) => (arg === '+201012345678' ? '+20 (101) 234-5678' : arg)),
+      ...['--amount', '10', '--method', 'sms', '--lang', 'AR-EG', '--payment-type', 'push_to_service_pay'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect((await received(sandbox)).last?.request).toMatchObject({
+      customer: { mobile: '+201012345678' },
+      communicationMethod: 'SMS',
+      communicationLang: 'ar-eg',
+      paymentType: 'PUSH_TO_SERVICE_PAY',
+    });
+  });
+});

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { records, writeNdjson } from '../bulk/helpers.js';
+import { binPath } from '../helpers/cli.js';
+import { homeFor, runCreate } from '../helpers/create-cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+// Files that hold customers' data are the user's alone (0600, in folders of 0700 the CLI makes), and a reader that
+// closes stdout early changes neither the exit code nor the summary on stderr.
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+describe('file modes', () => {
+  it('a journal and a report are created 0600', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'batch.ndjson', records(3));
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', 'report.csv']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(modeOf(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(0o600);
+    expect(modeOf(join(home, 'report.csv'))).toBe(0o600);
+  });
+
+  it('a request saved with --save is created 0600', async () => {
+    const home = homeFor(sandbox);
+    const result = await runCreate(home, [
+      ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--amount', '10', '--note', 'x'],
+      ...['--sending-date', '2030-03-01', '--release-date', '2030-03-01', '--expiry-date', '2030-03-31'],
+      ...['--dry-run', '--save', 'saved.json'],
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(modeOf(join(home, 'saved.json'))).toBe(0o600);
+  });
+});
+
+describe('invalid records: every problem can be had', () => {
+  it('the list that stops at 20 says --report lists them all', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(
+      home,
+      'batch.ndjson',
+      records(25).map((value) => ({ ...value, customer: { name: 'X' } })),
+    );
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('  ...and 5 more');
+    expect(result.stderr).toContain('--report FILE lists all 25 problems.');
+  });
+});
+
+describe('a closed stdout', () => {
+  it('invalid records still exit 2, and the error naming each record still reaches stderr', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'batch.ndjson', [...records(2), { ...records(1)[0], customer: { name: 'X' } }]);
+    const child = spawn(process.execPath, [binPath, 'create', 'single', '--file', 'batch.ndjson', '--json'], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.state'), CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader leaves before the CLI writes anything, as `| head -0` does.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    expect(code).toBe(2);
+    expect(stderr).toContain('record 3 (line 3): customer.mobile: is required');
+    expect(stderr).toContain('1 of 3 records are invalid; nothing was sent.');
+    expect(stderr).not.toContain('EPIPE');
+  });
+});

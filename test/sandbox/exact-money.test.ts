@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyState, type SandboxState } from '../../src/sandbox/state.js';
+import { computeStatistics } from '../../src/sandbox/statistics.js';
+import { startTestSandbox, unpaidInvoice, type TestSandbox } from '../helpers/sandbox.js';
+
+// The sandbox applies the CLI's ceilings and reads numbers exactly, so a body the CLI would refuse is refused here
+// too, and its statistics, added up in exact minor units, are always finite numbers.
+
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+/** Posts `body` (JSON text, numbers exactly as written) to create a single invoice. */
+async function createRaw(body: string) {
+  const response = await fetch(`${sandbox.url}/invoice-api/invoices/single`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${sandbox.token}` },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+const withAmount = (amount: string) => JSON.stringify(unpaidInvoice({ amount: '@@' })).replace('"@@"', amount);
+
+describe('sandbox: money exact or refused', () => {
+  it.each([
+    ['1e308', 'must be at most 9,999,999,999,999.99'],
+    ['10000000000000', 'must be at most 9,999,999,999,999.99'],
+    ['90071992547409.93', '90071992547409.93 cannot be sent exactly'],
+  ])('an amount of %s is refused with 400 naming the field and the ceiling', async (amount, message) => {
+    const before = (await sandbox.api.invoices()).length;
+    const { status, body } = await createRaw(withAmount(amount));
+    expect(status).toBe(400);
+    expect(body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ field: 'amount', message: expect.stringContaining(message) }],
+    });
+    expect((await sandbox.api.invoices()).length).toBe(before);
+  });
+
+  it('statistics of many invoices at the ceiling are finite numbers', async () => {
+    for (let index = 0; index < 3; index++) {
+      expect((await createRaw(withAmount('9999999999999.99'))).status).toBe(201);
+    }
+    const response = await fetch(`${sandbox.url}/invoice-api/invoices/statistics`, {
+      headers: { authorization: `Bearer ${sandbox.token}` },
+    });
+    const statistics = (await response.json()) as Record<string, { totalAmount: unknown }>;
+    for (const group of Object.values(statistics)) expect(Number.isFinite(group.totalAmount)).toBe(true);
+    expect(statistics.allInvoices?.totalAmount).toBe(29_999_999_999_999.97);
+  });
+});
+
+describe('statistics of a state written before the ceilings', () => {
+  it('are finite numbers even when amounts of 1e308 add up past the largest double', () => {
+    const state = emptyState('1000001');
+    const stored = { status: 'UNPAID', amount: 1e308 } as unknown as SandboxState['invoices'][number];
+    state.invoices.push(stored, { ...stored }, { ...stored, status: 'PAID' } as typeof stored);
+    const statistics = computeStatistics(state);
+    expect(JSON.parse(JSON.stringify(statistics)).allInvoices.totalAmount).toBe(Number.MAX_VALUE);
+    expect(statistics.unpaidInvoices.totalAmount).toBe(Number.MAX_VALUE);
+    expect(statistics.paidInvoices.totalAmount).toBe(1e308);
+  });
+});
