@@ -96,6 +96,28 @@ describe('create single at the prompts', () => {
   });
 });
 
+describe('the prompts apply the rules of flags and files', () => {
+  it('re-asks an amount that no JSON number carries exactly, and sends the one typed', async () => {
+    const home = homeFor(sandbox);
+    const cli = startInTerminal(
+      [
+        ...['create', 'single', '--env', 'local', '--customer-name', 'Amr', '--customer-mobile', '+201012345678'],
+        ...['--note', 'Exact', '--sending-date', '2030-01-15', '--release-date', '2030-01-15'],
+        ...['--expiry-date', '2030-02-15'],
+      ],
+      home,
+    );
+    await cli.answer('Add a line item?', 'n');
+    await cli.answer('Amount', '90071992547409.93');
+    await cli.waitFor('cannot be sent exactly');
+    cli.type(`${keys.backspace.repeat(17)}1234567890123.45${keys.enter}`);
+    await cli.answer('Set optional fields', 'n');
+    await cli.answer('Create this single invoice in local?', 'y');
+    expect((await cli.exited).code).toBe(0);
+    expect(((await sandbox.api.invoices()).at(-1)?.request as { amount: number }).amount).toBe(1_234_567_890_123.45);
+  });
+});
+
 describe('Ctrl-C at a prompt', () => {
   it('sends nothing, exits 130 and keeps the answers typed so far in a draft file', async () => {
     const before = (await sandbox.api.invoices()).length;
