@@ -1,4 +1,4 @@
-import { toMinorUnits } from '../schemas/money.js';
+import { minorOfTwoDecimals, toMinorUnits } from '../schemas/money.js';
 
 // Rule 2.3.2 within one file: the same businessReference, amount and sendingDate make the same invoice, so only its
 // first record is sent. A file of many records holds one entry per record here until the plan is done, so the
@@ -17,14 +17,15 @@ export class FirstRecordOfInvoice {
   /** The first invoice with each businessReference: its slot in the arrays below. */
   readonly #slotByReference = new Map<string, number>();
   readonly #records: number[] = [];
-  readonly #minorAmounts: bigint[] = [];
+  /** Whole hundredths: a checked amount is within the ceiling, so a plain number holds it exactly. */
+  readonly #minorAmounts: number[] = [];
   readonly #sendingDates: string[] = [];
   /** Further invoices with a businessReference already taken by another amount or date (rare). */
   readonly #others = new Map<string, number>();
 
   /** The earlier record of the same invoice; undefined when there is none, and `record` becomes its first. */
   claim(invoice: InvoiceIdentity, record: number): number | undefined {
-    const minor = toMinorUnits(invoice.amount);
+    const minor = minorOfTwoDecimals(invoice.amount) ?? Number(toMinorUnits(invoice.amount));
     const slot = this.#slotByReference.get(invoice.businessReference);
     if (slot === undefined) {
       this.#slotByReference.set(invoice.businessReference, this.#records.push(record) - 1);

@@ -30,8 +30,13 @@ export function readNumberText(text: string): number | InexactNumber | undefined
   return readsBackExactly(trimmed) ? Number(trimmed) : new InexactNumber(trimmed);
 }
 
-/** A number of more than 15 significant digits, or with an exponent, might not read back: only those are checked. */
-const suspectNumber = /\d[\d.]{15}|\d[eE]/;
+/**
+ * A number of more than 15 significant digits, or with an exponent, might not read back: only those are checked. A
+ * JSON number begins the text or follows `:`, `[` or `,`; looking only there skips the digits of dates and phone numbers inside strings,
+ * which made this test cost as much as JSON.parse itself. A string that holds such text (`"note":"a: 1e5"`) only
+ * sends its record down the slower, exact path.
+ */
+const suspectNumber = /(?:^|[:[,])\s*-?(?:\d[\d.]{15}|\d[\d.]*[eE])/;
 /** JSON strings (skipped) and JSON numbers, in the order they appear. */
 const stringOrNumber = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 /** Marks an inexact number's text while JSON.parse reads it as a string. */

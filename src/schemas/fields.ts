@@ -10,6 +10,7 @@ import {
   maxAmountText,
   maxQuantity,
   maxQuantityText,
+  minorOfTwoDecimals,
   parseDecimal,
   type Decimal,
 } from './money.js';
@@ -71,6 +72,14 @@ export const text = () =>
     .regex(withoutForbiddenCharacters, { error: (issue) => forbiddenCharacterMessage(issue.input) })
     .regex(/\S/, { error: 'must not be empty' });
 
+/** The first money rule `value` breaks, if any: from its hundredths when it has at most two decimals, else its text. */
+function moneyProblemOf(value: number, positive: boolean): string | undefined {
+  const minor = minorOfTwoDecimals(value);
+  if (minor === undefined) return moneyProblem(decimalOfNumber(value), positive);
+  if (minor < 0 || (positive && minor === 0)) return positive ? 'must be greater than 0' : 'must be 0 or more';
+  return minor > Number(maxAmountMinor) ? `must be at most ${maxAmountText}` : undefined;
+}
+
 /** The first money rule a decimal breaks, if any. */
 function moneyProblem(decimal: Decimal | undefined, positive: boolean): string | undefined {
   if (!decimal) return 'must be a finite number';
@@ -90,7 +99,7 @@ const money = (positive: boolean) =>
   z
     .number({ error: numberError('must be a number', maxAmountText) })
     .check((ctx) => {
-      const message = moneyProblem(decimalOfNumber(ctx.value), positive);
+      const message = moneyProblemOf(ctx.value, positive);
       // `continue` keeps the issue from counting as a wrong type, so a union holding this reports it as it is.
       if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
     })

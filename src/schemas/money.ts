@@ -82,8 +82,22 @@ export function decimalToMinor(decimal: Decimal): bigint {
   return decimal.negative ? -magnitude : magnitude;
 }
 
+/**
+ * Whole hundredths of `amount` when it is the double nearest some m / 100 with |m| < 10^15 (an amount of at most two
+ * decimals within the ceiling): then m is exact as a double, `amount * 100` is within 0.25 of m, and m / 100 gives
+ * back `amount`. Undefined for any other number, which the decimal text answers. Nearly every amount takes this
+ * path, which costs no text: a bulk run checks some 300,000 of them.
+ */
+export function minorOfTwoDecimals(amount: number): number | undefined {
+  if (!(Math.abs(amount) < 1e13)) return undefined;
+  const minor = Math.round(amount * 100);
+  return minor / 100 === amount ? minor : undefined;
+}
+
 /** Whole hundredths of an amount with at most two decimals, read from its decimal text, never `amount * 100`. */
 export function toMinorUnits(amount: number): bigint {
+  const minor = minorOfTwoDecimals(amount);
+  if (minor !== undefined) return BigInt(minor);
   const decimal = decimalOfNumber(amount);
   if (!decimal) throw new RangeError(`${amount} is not an amount`);
   return decimalToMinor(decimal);
