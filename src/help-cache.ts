@@ -25,7 +25,7 @@ export function cachedOutput(args: readonly string[], cache: HelpCache): string 
   let path: readonly string[];
   const last = args.at(-1);
   if (last === '--help' || last === '-h') path = args.slice(0, -1);
-  else if (args[0] === 'help' && args.length <= 2) path = args.slice(1);
+  else if (args[0] === 'help') path = args.slice(1);
   else return undefined;
   if (!path.every((word) => commandName.test(word))) return undefined;
   return Object.hasOwn(cache.helps, path.join(' ')) ? cache.helps[path.join(' ')] : undefined;

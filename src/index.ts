@@ -10,7 +10,7 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
   const ctx = context ?? processContext(interrupts as Interrupts);
   const program = buildProgram(ctx);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(helpAsOption(argv));
     return ExitCode.Ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -97,4 +97,13 @@ function processContext(interrupts: Interrupts): CommandContext {
     signal: interrupts.signal,
     interrupt: interrupts.control,
   };
+}
+
+/**
+ * `einvoice help create single` asks for the help of `create single`, as `einvoice create single --help` does:
+ * commander's help command reads one word, and would answer with the help of `create`.
+ */
+function helpAsOption(argv: string[]): string[] {
+  const [node = '', script = '', first, ...words] = argv;
+  return first === 'help' && words.length > 1 ? [node, script, ...words, '--help'] : argv;
 }

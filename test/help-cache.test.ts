@@ -37,6 +37,10 @@ describe('renderHelpCache', () => {
   it('is what commander prints for `help <command>` and --version', async () => {
     expect(cachedOutput(['help', 'create'], cache)).toBe((await printed(['help', 'create'])).stdout);
     expect(cachedOutput(['help'], cache)).toBe((await printed(['help'])).stdout);
+    // `help` before a subcommand's words is that subcommand's help, on the command tree as from the cache.
+    const single = (await printed(['create', 'single', '--help'])).stdout;
+    expect((await printed(['help', 'create', 'single'])).stdout).toBe(single);
+    expect(cachedOutput(['help', 'create', 'single'], cache)).toBe(single);
     expect(cachedOutput(['--version'], cache)).toBe((await printed(['--version'])).stdout);
     expect(cachedOutput(['-V'], cache)).toBe((await printed(['-V'])).stdout);
   });
@@ -55,6 +59,7 @@ describe('cachedOutput', () => {
     [['stats', '-h'], 'stats\n'],
     [['help', 'stats'], 'stats\n'],
     [['create', 'single', '--help'], 'single\n'],
+    [['help', 'create', 'single'], 'single\n'],
   ])('answers %j from the cache', (args, expected) => {
     expect(cachedOutput(args, small)).toBe(expected);
   });
@@ -65,7 +70,6 @@ describe('cachedOutput', () => {
     [['--env', 'staging', 'stats', '--help']],
     [['stats', '--json', '--help']],
     [['create single', '--help']],
-    [['help', 'create', 'single']],
     [['unknown', '--help']],
     [['constructor', '--help']],
     [['--version', '--json']],
