@@ -1,4 +1,4 @@
-import type { communicationLangs } from '../schemas/fields.js';
+import type { communicationLangs } from '../schemas/enums.js';
 import type { OutboxMessage, StoredInvoice } from './state.js';
 
 // The texts of the SMS and e-mails the service sends: one template per channel and language, here only. The outbox

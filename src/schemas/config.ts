@@ -1,13 +1,6 @@
 import * as z from 'zod';
-import {
-  communicationLangs,
-  communicationMethods,
-  flag,
-  oneOf,
-  paymentTypes,
-  taxesPercentage,
-  text,
-} from './fields.js';
+import { communicationLangs, communicationMethods, paymentTypes } from './enums.js';
+import { oneOf, taxesPercentage, text, yesNo } from './fields.js';
 
 /** The environment that must always be named explicitly. */
 export const productionEnvironment = 'production';
@@ -89,7 +82,7 @@ export const invoiceDefaultsSchema = z.strictObject({
   communicationMethod: oneOf(communicationMethods).optional(),
   paymentType: oneOf(paymentTypes).optional(),
   preferredPaymentMethod: text().optional(),
-  alertMerchantUponExpiry: flag().optional(),
+  alertMerchantUponExpiry: yesNo().optional(),
   taxes: taxesPercentage().optional(),
 });
 

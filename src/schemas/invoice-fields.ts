@@ -2,20 +2,8 @@ import * as z from 'zod';
 import { calendarDate, utcInstant } from './calendar.js';
 import { customerSchema } from './customer.js';
 import { recurringDiscountSchema } from './discount.js';
-import {
-  communicationLangs,
-  communicationMethods,
-  cycleTypes,
-  flag,
-  methodsNeedingEmail,
-  notInScope,
-  oneOf,
-  paymentTypes,
-  positiveMoney,
-  taxesPercentage,
-  text,
-  wholeNumber,
-} from './fields.js';
+import { communicationLangs, communicationMethods, cycleTypes, methodsNeedingEmail, paymentTypes } from './enums.js';
+import { notInScope, oneOf, positiveMoney, taxesPercentage, text, wholeNumber, yesNo } from './fields.js';
 import { itemList, recurringItemSchema, singleItemSchema } from './item.js';
 import { toMinorUnits } from './money.js';
 
@@ -33,7 +21,7 @@ const commonFields = {
   note: text(),
   communicationLang: oneOf(communicationLangs).optional(),
   communicationMethod: oneOf(communicationMethods).optional(),
-  alertMerchantUponExpiry: flag().optional(),
+  alertMerchantUponExpiry: yesNo().optional(),
 };
 
 const optionalTrailingFields = {
