@@ -3,7 +3,7 @@ import { defaultMaxRetryAfterSeconds } from '../context.js';
 import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '../errors.js';
 import { isLoopback } from '../schemas/config.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
-import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from '../schemas/invoice-number.js';
+import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from './invoice-number.js';
 import type { Refund } from '../schemas/refund.js';
 import { statisticsSchema, type Statistics } from '../schemas/statistics.js';
 import { tokenProblem } from '../schemas/token.js';

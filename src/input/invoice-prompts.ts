@@ -5,7 +5,7 @@ import { invoiceSchemas, type InvoiceKind } from '../schemas/invoice.js';
 import { singleItemSchema, recurringItemSchema } from '../schemas/item.js';
 import { fromMinorUnits } from '../schemas/money.js';
 import { formatPath, validate } from '../schemas/validate.js';
-import { formatAmount } from '../output/format.js';
+import { formatAmount } from '../schemas/number-text.js';
 import { normalizeDate, withDateForms, type DateField } from './dates.js';
 import { fieldsOf } from './invoice-fields.js';
 import { itemsTotal } from './invoice-input.js';
