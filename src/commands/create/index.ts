@@ -95,8 +95,7 @@ export function addCreateCommands(program: Command, context: CommandContext): vo
       .addHelpText('after', examples[kind])
       .action(async (_options, self: Command) => {
         const options = self.optsWithGlobals<GlobalOptions>();
-        if (kind === 'single') await (await import('./single.js')).createSingle(options, context);
-        else await (await import('./recurring.js')).createRecurring(options, context);
+        await (await import('./create.js')).createInvoices(kind, options, context);
       });
   }
 }
