@@ -1,7 +1,8 @@
-import { createServiceClient, isLoopback, type ServiceClient } from './api/client.js';
+import { createServiceClient, type ServiceClient } from './api/client.js';
 import { sandboxStateFile } from './config/paths.js';
 import { tokenHint, type Profile } from './config/profile.js';
 import { UsageError } from './errors.js';
+import { isLoopback } from './schemas/loopback.js';
 
 // The composition of a connection: the selected profile becomes a client of the real service, or of the sandbox
 // started in this process. Here rather than in src/api, which talks HTTP and knows neither profiles nor the sandbox.

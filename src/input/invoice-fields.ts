@@ -4,7 +4,7 @@ import {
   cycleTypes,
   discountTypes,
   knownPaymentMethods,
-  methodsNeedingEmail,
+  notifiesByEmail,
   paymentTypes,
 } from '../schemas/enums.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
@@ -100,7 +100,7 @@ const fieldTable = [
       message: 'Customer e-mail',
       group: 'required',
       order: 5,
-      when: (answers) => methodsNeedingEmail.has(String(answers.communicationMethod)),
+      when: (answers) => notifiesByEmail(answers.communicationMethod),
     },
   },
   {

@@ -1,4 +1,4 @@
-import type { communicationLangs } from '../schemas/enums.js';
+import { notifiesByEmail, type communicationLangs } from '../schemas/enums.js';
 import { formatAmount } from '../schemas/number-text.js';
 import type { OutboxMessage, StoredInvoice } from './state.js';
 
@@ -109,7 +109,7 @@ export function customerMessages(invoice: StoredInvoice, at: string): OutboxMess
   if (communicationMethod === 'SMS' || communicationMethod === 'BOTH') {
     messages.push({ ...base, channel: 'SMS', address: customer.mobile, text: templates.sms(facts) });
   }
-  if ((communicationMethod === 'EMAIL' || communicationMethod === 'BOTH') && customer.email) {
+  if (notifiesByEmail(communicationMethod) && customer.email) {
     messages.push({ ...base, channel: 'EMAIL', address: customer.email, ...templates.email(facts) });
   }
   return messages;

@@ -14,5 +14,14 @@ export const discountTypes = ['FLAT', 'PERCENTAGE'] as const;
 /** Payment methods the spec names; a merchant may be allowed others, so any non-empty text is accepted. */
 export const knownPaymentMethods = ['PayAtService', 'CARD', 'VALU'] as const;
 
-/** Methods that need the customer's e-mail address (rule 2.3.4). */
+/** Methods that need the customer's e-mail address (rule 2.3.4): the customer is e-mailed. */
 export const methodsNeedingEmail: ReadonlySet<string> = new Set(['EMAIL', 'BOTH']);
+
+/**
+ * Rule 2.3.4, the one place it is written: true when `method` notifies the customer by e-mail, so the customer's
+ * e-mail is required. The schemas (zod, the fast path, the JSON Schema), the prompts and the sandbox's
+ * notifications all ask this.
+ */
+export function notifiesByEmail(method: unknown): boolean {
+  return typeof method === 'string' && methodsNeedingEmail.has(method);
+}
