@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
-import { bulkDefaults, parseRate, parseShard } from '../../bulk/options.js';
-import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
+import { bulkFlags } from '../../bulk/options.js';
+import { repeatable } from '../../input/flag-parsers.js';
 import { helpOf, inScope, invoiceFields } from '../../input/invoice-fields.js';
 
 // Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
@@ -25,30 +25,15 @@ function invoiceOptions(kind: InvoiceKind): Option[] {
 
 const bulkGroup = 'Many invoices (--file holding a JSON array or NDJSON, one invoice per line):';
 
-/** Flags of bulk creation from a file of many invoices. */
+/** Flags of bulk creation from a file of many invoices, generated from their table. */
 function bulkOptions(): Option[] {
-  return [
-    new Option('--concurrency <n>', `requests in flight at once (default ${bulkDefaults.concurrency})`).argParser(
-      wholeNumberFlag(1, 256),
-    ),
-    new Option('--rate <n>', 'at most n requests per second').argParser(parseRate),
-    new Option('--retries <n>', `automatic retries of a create, when safe (default ${bulkDefaults.retries})`).argParser(
-      wholeNumberFlag(0, 20),
-    ),
-    new Option(
-      '--stop-after-failures <n>',
-      `stop once n attempts in a row fail as every record would (service down, TLS, a login page); default ${bulkDefaults.stopAfterFailures}, 0 never`,
-    ).argParser(wholeNumberFlag(0, 1_000_000)),
-    new Option('--journal <file>', 'the run journal (default FILE.ENV.journal.ndjson; required with --file -)'),
-    new Option('--report <file>', 'write one line per record: .csv, or NDJSON otherwise'),
-    new Option('--reference-prefix <prefix>', 'give records without a businessReference one: prefix + content hash'),
-    new Option('--resend-uncertain', 'send again records an earlier run sent without learning the outcome'),
-    new Option('--skip-invalid', 'send the valid records and report the invalid ones (default: send nothing)'),
-    new Option('--shard <i/n>', 'only the records whose position modulo n is i-1 (one CI job of n)').argParser(
-      parseShard,
-    ),
-    new Option('--quiet', 'no progress display'),
-  ].map((option) => option.helpGroup(bulkGroup));
+  return bulkFlags.map((bulkFlag) => {
+    const option = new Option(
+      bulkFlag.valueName ? `${bulkFlag.flag} ${bulkFlag.valueName}` : bulkFlag.flag,
+      bulkFlag.help,
+    ).helpGroup(bulkGroup);
+    return bulkFlag.parse ? option.argParser(bulkFlag.parse) : option;
+  });
 }
 
 const examples: Record<InvoiceKind, string> = {
