@@ -37,7 +37,7 @@ await build({
   external: ['typescript', 'jiti'],
   minifyWhitespace: true,
   minifySyntax: true,
-  // src/version.ts finds package.json and the example profile file from the module's URL.
+  // src/version.ts and src/package-files.ts find package.json and the shipped files from the module's URL.
   define: { 'import.meta.url': '__einvoiceModuleUrl' },
   banner: { js: "const __einvoiceModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });

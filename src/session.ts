@@ -1,4 +1,4 @@
-import type { ServiceConnection } from './api/service.js';
+import type { ServiceConnection } from './service-connection.js';
 import { resolveProfile, type Profile } from './config/profile.js';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { createTerminal, type Terminal } from './output/terminal.js';
@@ -29,7 +29,7 @@ export async function openSession(options: GlobalOptions, context: CommandContex
     profile,
     // The client (and got) load only when a request is about to be sent: --dry-run and invalid input never need it.
     connect: async () =>
-      (await import('./api/service.js')).connectToService(profile, {
+      (await import('./service-connection.js')).connectToService(profile, {
         timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
         maxRetryAfterMs: options.maxRetryAfter === undefined ? undefined : options.maxRetryAfter * 1000,
         log: options.verbose ? (line) => terminal.debug(line) : undefined,

@@ -1,9 +1,9 @@
 import got, { AbortError, HTTPError, RequestError, type Got, type Response } from 'got';
 import { defaultMaxRetryAfterSeconds } from '../context.js';
 import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '../errors.js';
-import { isLoopback } from '../schemas/config.js';
+import { isLoopback } from '../schemas/loopback.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
-import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from '../schemas/invoice-number.js';
+import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from './invoice-number.js';
 import type { Refund } from '../schemas/refund.js';
 import { statisticsSchema, type Statistics } from '../schemas/statistics.js';
 import { tokenProblem } from '../schemas/token.js';
@@ -15,7 +15,7 @@ import { limitResponseSize } from './response-limit.js';
 import { htmlPage, toServiceError, type AttemptLimits } from './service-errors.js';
 import { describeRequest, describeResponse } from './verbose-log.js';
 
-export { servicePaths, isLoopback };
+export { servicePaths };
 
 export interface ClientOptions {
   /** Base URL of the service, e.g. https://staging.example.com. */

@@ -85,11 +85,6 @@ export class JournalWriter {
     }
   }
 
-  /** Set once a write or fsync failed: nothing more may be sent, since nothing more can be recorded. */
-  get error(): Error | undefined {
-    return this.#error;
-  }
-
   /** Queues an entry; it is written with the next group. Throws if the journal can no longer be written. */
   append(entry: JournalEntry): void {
     this.#enqueue(JSON.stringify(entry));

@@ -2,7 +2,7 @@ import type { FieldIssue } from '../errors.js';
 import { withDateForms } from '../input/dates.js';
 import { withFlagName } from '../input/invoice-flags.js';
 import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
-import { formatAmount } from '../output/format.js';
+import { formatAmount } from '../schemas/number-text.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../schemas/invoice.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';

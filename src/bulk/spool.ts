@@ -28,7 +28,6 @@ export interface SpoolEntry {
 export class Spool {
   readonly #file: string;
   readonly #out: WriteStream;
-  #count = 0;
   #error: Error | undefined;
 
   /** A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left. */
@@ -38,14 +37,9 @@ export class Spool {
     this.#out.on('error', (error) => (this.#error = error));
   }
 
-  get count(): number {
-    return this.#count;
-  }
-
   /** Adds a record; returns a promise to wait for when the file falls behind. */
   write(entry: SpoolEntry): Promise<void> | undefined {
     if (this.#error) throw new Error(`Cannot write ${this.#file}: ${this.#error.message}`, { cause: this.#error });
-    this.#count += 1;
     // One line: the entry without its body, a tab (which JSON text never holds unescaped), the body's JSON text.
     const { bodyJson, ...header } = entry;
     if (this.#out.write(`${JSON.stringify(header)}\t${bodyJson}\n`)) return undefined;

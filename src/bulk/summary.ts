@@ -1,6 +1,3 @@
-import type { ChalkInstance } from 'chalk';
-import { terminalSafe } from '../output/safe-text.js';
-import { formatCount } from '../output/format.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { ResumeCounts } from './plan.js';
 import type { RecordResult, RecordStatus } from './results.js';
@@ -77,55 +74,4 @@ export function summarize(
     if (field) (summary[field] as number) += 1;
   }
   return summary;
-}
-
-const listed = 20;
-
-/** The summary as the merchant reads it on stderr, with the records that need a look. */
-export function renderSummary(summary: BatchSummary, results: readonly RecordResult[], chalk: ChalkInstance): string {
-  const seconds = (summary.durationMs / 1000).toFixed(1);
-  const head = summary.dryRun
-    ? `Dry run of ${formatCount(summary.total)} ${summary.kind} invoice records (${summary.environment}): nothing was sent.`
-    : `${formatCount(summary.total)} ${summary.kind} invoice records in ${summary.environment}, ${seconds} s:`;
-  const rows: Array<[string, number, string?]> = summary.dryRun
-    ? [['valid, would be sent', summary.valid]]
-    : [
-        ['created', summary.created],
-        [
-          'already existed',
-          summary.alreadyExisted + summary.createdEarlier,
-          summary.createdEarlier > 0 ? `${formatCount(summary.createdEarlier)} created by an earlier run` : undefined,
-        ],
-        ['failed', summary.failed, summary.failed > 0 ? 'run the same command again to retry them' : undefined],
-        ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
-      ];
-  if (summary.dryRun && summary.createdEarlier > 0) rows.push(['created by an earlier run', summary.createdEarlier]);
-  rows.push(['skipped invalid', summary.invalid], ['duplicates in file', summary.duplicatesInFile]);
-  if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'changed after an earlier run sent them']);
-  if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);
-
-  // Labels get at least 22 columns, or two spaces beyond the longest (a dry run of a rerun has a long one).
-  const labelWidth = Math.max(22, ...rows.map(([label]) => label.length + 2));
-  const width = Math.max(...rows.map(([, count]) => formatCount(count).length));
-  const lines = [chalk.bold(head)];
-  for (const [label, count, note] of rows) {
-    const text = `  ${label.padEnd(labelWidth)}${formatCount(count).padStart(width)}${note ? chalk.dim(`  (${note})`) : ''}`;
-    lines.push(count > 0 && (label === 'failed' || label === 'uncertain') ? chalk.yellow(text) : text);
-  }
-  const attention = results.filter(
-    (result) => result.status === 'failed' || result.status === 'uncertain' || result.status === 'changed',
-  );
-  if (attention.length > 0) {
-    lines.push('Records to look at:');
-    for (const result of attention.slice(0, listed)) lines.push(`  ${describe(result)}`);
-    if (attention.length > listed) lines.push(`  ...and ${attention.length - listed} more (--report lists them all)`);
-  }
-  if (summary.journal) lines.push(chalk.dim(`Journal: ${summary.journal}`));
-  return lines.join('\n');
-}
-
-function describe(result: RecordResult): string {
-  const reference = result.businessReference ? ` (${result.businessReference})` : '';
-  // The error may be the service's own words.
-  return terminalSafe(`record ${result.record}${reference}: ${result.status}: ${result.error ?? ''}`);
 }

@@ -1,29 +1,22 @@
 import type { Command, Option } from 'commander';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import {
-  communicationLangs,
-  communicationMethods,
-  cycleTypes,
-  discountTypes,
-  knownPaymentMethods,
-  paymentTypes,
-} from '../schemas/fields.js';
+import { invoiceFields } from '../input/invoice-fields.js';
 import { jsonSchemaNames } from '../schemas/json-schema.js';
 
 /** The shells a completion script can be printed for. */
 export const completionShells = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof completionShells)[number];
 
-/** Values offered after a flag. */
+/** Values offered after a flag: the environments, and those the invoice field descriptions list. */
 const flagValues: Record<string, readonly string[]> = {
   '--env': ['sandbox', 'staging', 'production'],
-  '--lang': communicationLangs,
-  '--method': communicationMethods,
-  '--payment-type': paymentTypes,
-  '--cycle-type': cycleTypes,
-  '--discount-type': discountTypes,
-  '--preferred-payment-method': knownPaymentMethods,
+  ...Object.fromEntries(
+    invoiceFields.flatMap((field) => {
+      const values = field.values ?? field.suggestions;
+      return values ? [[field.flag, values]] : [];
+    }),
+  ),
 };
 
 /** Flags whose value is a path, completed with file names. */

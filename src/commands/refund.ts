@@ -7,7 +7,7 @@ import { formatAmount, toJson } from '../output/format.js';
 import { embeddedSandboxLabel, renderRequestPreview } from '../output/request-preview.js';
 import { sendOnce } from '../output/outcome.js';
 import type { Terminal } from '../output/terminal.js';
-import { checkedInvoiceNumber } from '../schemas/invoice-number.js';
+import { checkedInvoiceNumber } from '../api/invoice-number.js';
 import { refundSchema, type Refund } from '../schemas/refund.js';
 import { validate } from '../schemas/validate.js';
 import { openSession } from '../session.js';

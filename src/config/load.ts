@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
-import { exampleProfileFile } from '../version.js';
+import { exampleProfileFile } from '../package-files.js';
 import { configSchema, type Config } from '../schemas/config.js';
 import { validate } from '../schemas/validate.js';
 

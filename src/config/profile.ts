@@ -1,5 +1,5 @@
 import { AuthError, UsageError } from '../errors.js';
-import { exampleProfileFile } from '../version.js';
+import { exampleProfileFile } from '../package-files.js';
 import {
   productionEnvironment,
   sandboxEnvironment,

@@ -64,12 +64,6 @@ function acceptedDateForms(field: DateField): string {
     : `a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, ${relative}`;
 }
 
-/** True when the text is a relative date, which must be resolved once and recorded. */
-export function isRelativeDate(text: string): boolean {
-  const value = text.trim().toLowerCase();
-  return value === 'today' || value === 'now' || value === 'tomorrow' || relativePattern.test(value);
-}
-
 /**
  * Normalises a date as typed to the wire shape of `field`:
  * - sendingDate: `YYYY-MM-DD` (from a date, an instant, or a relative date);

@@ -2,86 +2,38 @@ import { quote } from 'shell-quote';
 import type { FieldIssue } from '../errors.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { withDateForms } from './dates.js';
-import { formatItemSpec, numberOrText, parseItemSpec } from './item-spec.js';
+import { fieldsOf, invoiceFields, optionName, valueFromText, type InvoiceFlags } from './invoice-fields.js';
+import { formatItemSpec, parseItemSpec } from './item-spec.js';
 
-/** The invoice flags as commander hands them over (every value is text; --item is repeatable). */
-export interface InvoiceFlags {
-  customerName?: string;
-  customerMobile?: string;
-  customerEmail?: string;
-  amount?: string;
-  sendingDate?: string;
-  expiryDate?: string;
-  releaseDate?: string;
-  businessReference?: string;
-  note?: string;
-  lang?: string;
-  method?: string;
-  alertOnExpiry?: boolean;
-  paymentType?: string;
-  taxes?: string;
-  preferredPaymentMethod?: string;
-  item?: string[];
-  cycleType?: string;
-  cycleValue?: string;
-  discountValue?: string;
-  discountType?: string;
-}
-
-/** Each flag, the request field it sets, and the kinds of invoice it belongs to. */
-export const invoiceFlagFields: ReadonlyArray<{
-  flag: string;
-  option: keyof InvoiceFlags;
-  path: string;
-  kinds: readonly InvoiceKind[];
-}> = [
-  { flag: '--customer-name', option: 'customerName', path: 'customer.name', kinds: ['single', 'recurring'] },
-  { flag: '--customer-mobile', option: 'customerMobile', path: 'customer.mobile', kinds: ['single', 'recurring'] },
-  { flag: '--customer-email', option: 'customerEmail', path: 'customer.email', kinds: ['single', 'recurring'] },
-  { flag: '--amount', option: 'amount', path: 'amount', kinds: ['single', 'recurring'] },
-  { flag: '--sending-date', option: 'sendingDate', path: 'sendingDate', kinds: ['single', 'recurring'] },
-  { flag: '--expiry-date', option: 'expiryDate', path: 'expiryDate', kinds: ['single', 'recurring'] },
-  { flag: '--release-date', option: 'releaseDate', path: 'releaseDate', kinds: ['single', 'recurring'] },
-  {
-    flag: '--business-reference',
-    option: 'businessReference',
-    path: 'businessReference',
-    kinds: ['single', 'recurring'],
-  },
-  { flag: '--note', option: 'note', path: 'note', kinds: ['single', 'recurring'] },
-  { flag: '--lang', option: 'lang', path: 'communicationLang', kinds: ['single', 'recurring'] },
-  { flag: '--method', option: 'method', path: 'communicationMethod', kinds: ['single', 'recurring'] },
-  {
-    flag: '--alert-on-expiry',
-    option: 'alertOnExpiry',
-    path: 'alertMerchantUponExpiry',
-    kinds: ['single', 'recurring'],
-  },
-  { flag: '--payment-type', option: 'paymentType', path: 'paymentType', kinds: ['single'] },
-  { flag: '--taxes', option: 'taxes', path: 'taxes', kinds: ['single', 'recurring'] },
-  {
-    flag: '--preferred-payment-method',
-    option: 'preferredPaymentMethod',
-    path: 'preferredPaymentMethod',
-    kinds: ['single', 'recurring'],
-  },
-  { flag: '--item', option: 'item', path: 'items', kinds: ['single', 'recurring'] },
-  { flag: '--cycle-type', option: 'cycleType', path: 'cycleType', kinds: ['recurring'] },
-  { flag: '--cycle-value', option: 'cycleValue', path: 'cycleValue', kinds: ['recurring'] },
-  { flag: '--discount-value', option: 'discountValue', path: 'discount.value', kinds: ['recurring'] },
-  { flag: '--discount-type', option: 'discountType', path: 'discount.type', kinds: ['recurring'] },
-];
+export type { InvoiceFlags } from './invoice-fields.js';
 
 /** Names the flag of a field path in messages: `customer.name (--customer-name)`. */
 export function withFlagName(issue: FieldIssue): FieldIssue {
   if (issue.path === 'discount') return { ...issue, path: 'discount (--discount-value, --discount-type)' };
   // A missing customer is one issue at `customer`; it still has to say which flags give it.
   if (issue.path === 'customer') return { ...issue, path: 'customer (--customer-name, --customer-mobile)' };
-  const entry = invoiceFlagFields.find(
-    (field) => issue.path === field.path || (field.option === 'item' && issue.path.startsWith('items[')),
+  const entry = invoiceFields.find(
+    (field) => issue.path === field.path || (field.input === 'items' && issue.path.startsWith(`${field.path}[`)),
   );
   const { message } = withDateForms(issue);
   return entry ? { path: `${issue.path} (${entry.flag})`, message } : { ...issue, message };
+}
+
+/** Sets the value at a dotted path of `target`, making the objects on the way. */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop() as string;
+  let node = target;
+  for (const key of keys) {
+    const child = node[key];
+    node = node[key] = typeof child === 'object' && child !== null ? { ...(child as object) } : {};
+  }
+  node[last] = value;
+}
+
+/** The value at a dotted path of `source`. */
+function valueAt(source: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], source);
 }
 
 /**
@@ -91,39 +43,25 @@ export function withFlagName(issue: FieldIssue): FieldIssue {
 export function invoiceFromFlags(flags: InvoiceFlags): { invoice: Record<string, unknown>; issues: FieldIssue[] } {
   const invoice: Record<string, unknown> = {};
   const issues: FieldIssue[] = [];
-  const set = (path: string, value: unknown) => {
-    if (value === undefined) return;
-    const [head, tail] = path.split('.') as [string, string | undefined];
-    if (tail === undefined) invoice[head] = value;
-    else invoice[head] = { ...((invoice[head] as object | undefined) ?? {}), [tail]: value };
-  };
-  const number = (value: string | undefined) => (value === undefined ? undefined : numberOrText(value));
-
-  set('customer.name', flags.customerName);
-  set('customer.mobile', flags.customerMobile);
-  set('customer.email', flags.customerEmail);
-  set('amount', number(flags.amount));
-  set('sendingDate', flags.sendingDate);
-  set('expiryDate', flags.expiryDate);
-  set('releaseDate', flags.releaseDate);
-  set('businessReference', flags.businessReference);
-  set('note', flags.note);
-  set('communicationLang', flags.lang);
-  set('communicationMethod', flags.method);
-  set('alertMerchantUponExpiry', flags.alertOnExpiry);
-  set('paymentType', flags.paymentType);
-  set('taxes', flags.taxes);
-  set('preferredPaymentMethod', flags.preferredPaymentMethod);
-  set('cycleType', flags.cycleType);
-  set('cycleValue', number(flags.cycleValue));
-  set('discount.value', number(flags.discountValue));
-  set('discount.type', flags.discountType);
-  if (flags.item && flags.item.length > 0) {
-    invoice.items = flags.item.map((spec, position) => {
-      const parsed = parseItemSpec(spec, position);
-      issues.push(...parsed.issues);
-      return parsed.item;
-    });
+  const given = flags as Record<string, unknown>;
+  for (const field of invoiceFields) {
+    const value = given[optionName(field.flag)];
+    if (value === undefined) continue;
+    if (field.input === 'items') {
+      const specs = value as string[];
+      if (specs.length === 0) continue;
+      setPath(
+        invoice,
+        field.path,
+        specs.map((spec, position) => {
+          const parsed = parseItemSpec(spec, position);
+          issues.push(...parsed.issues);
+          return parsed.item;
+        }),
+      );
+    } else {
+      setPath(invoice, field.path, typeof value === 'string' ? valueFromText(field, value) : value);
+    }
   }
   return { invoice, issues };
 }
@@ -132,18 +70,15 @@ export function invoiceFromFlags(flags: InvoiceFlags): { invoice: Record<string,
 export function toCommandLine(kind: InvoiceKind, invoice: Invoice, environment?: string): string {
   const args = ['einvoice', 'create', kind];
   if (environment) args.push('--env', environment);
-  for (const { flag, path, kinds } of invoiceFlagFields) {
-    if (!kinds.includes(kind)) continue;
-    const value = path
-      .split('.')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], invoice);
+  for (const field of fieldsOf(kind)) {
+    const value = valueAt(invoice, field.path);
     if (value === undefined) continue;
-    if (flag === '--item') {
-      for (const item of value as Parameters<typeof formatItemSpec>[0][]) args.push('--item', formatItemSpec(item));
-    } else if (flag === '--alert-on-expiry') {
-      args.push(value === true ? '--alert-on-expiry' : '--no-alert-on-expiry');
+    if (field.input === 'items') {
+      for (const item of value as Parameters<typeof formatItemSpec>[0][]) args.push(field.flag, formatItemSpec(item));
+    } else if (field.input === 'yes-no') {
+      args.push(value === true ? field.flag : `--no-${field.flag.slice(2)}`);
     } else {
-      args.push(flag, String(value));
+      args.push(field.flag, String(value));
     }
   }
   return quote(args);

@@ -1,20 +1,13 @@
+import * as z from 'zod';
 import type { ZodType } from 'zod';
 import type { CommandContext } from '../context.js';
-import { recurringDiscountSchema } from '../schemas/discount.js';
-import {
-  communicationLangs,
-  communicationMethods,
-  cycleTypes,
-  discountTypes,
-  methodsNeedingEmail,
-  paymentTypes,
-} from '../schemas/fields.js';
 import { invoiceSchemas, type InvoiceKind } from '../schemas/invoice.js';
 import { singleItemSchema, recurringItemSchema } from '../schemas/item.js';
 import { fromMinorUnits } from '../schemas/money.js';
 import { formatPath, validate } from '../schemas/validate.js';
-import { formatAmount } from '../output/format.js';
+import { formatAmount } from '../schemas/number-text.js';
 import { normalizeDate, withDateForms, type DateField } from './dates.js';
+import { fieldsOf } from './invoice-fields.js';
 import { itemsTotal } from './invoice-input.js';
 import { numberOrText } from './item-spec.js';
 import { interruptible, promptContext } from './prompts.js';
@@ -37,155 +30,46 @@ interface Question {
   defaultOf?: (raw: Raw) => string | undefined;
 }
 
-const dateHelp = 'YYYY-MM-DD, today, tomorrow, +7d, +2w, +1m';
+/** The schema rule of the field at `path` of a request of `kind`, without its optional wrapper. */
+function ruleAt(kind: InvoiceKind, path: string[]): ZodType {
+  const unwrapped = (schema: ZodType): ZodType =>
+    schema instanceof z.ZodOptional ? unwrapped(schema.unwrap() as ZodType) : schema;
+  return path.reduce<ZodType>(
+    (schema, key) => unwrapped((unwrapped(schema) as z.ZodObject).shape[key] as ZodType),
+    invoiceSchemas[kind],
+  );
+}
 
+/** The questions of `kind`, from the field descriptions: those a request needs, then the optional ones. */
 function questionsFor(kind: InvoiceKind) {
-  const shape = invoiceSchemas[kind].shape;
-  const customer = shape.customer.shape;
-  const required: Question[] = [
-    ...(kind === 'recurring'
-      ? ([
-          {
-            path: ['cycleType'],
-            message: 'Cycle type (how the invoice repeats)',
-            rule: shape.cycleType,
-            type: 'select',
-            choices: cycleTypes,
-          },
-          {
-            path: ['cycleValue'],
-            message: 'Cycle value (repeat every how many months or weeks)',
-            rule: shape.cycleValue,
-            type: 'number',
-          },
-        ] satisfies Question[])
-      : []),
-    { path: ['customer', 'name'], message: 'Customer name', rule: customer.name, type: 'text' },
-    {
-      path: ['customer', 'mobile'],
-      message: 'Customer mobile (e.g. +201012345678)',
-      rule: customer.mobile,
-      type: 'text',
-    },
-    {
-      path: ['customer', 'email'],
-      message: 'Customer e-mail',
-      rule: customer.email.unwrap(),
-      type: 'text',
-      when: (raw) => methodsNeedingEmail.has(String(raw.communicationMethod)),
-    },
-    {
-      path: ['amount'],
-      message: 'Amount',
-      rule: shape.amount,
-      type: 'number',
-      defaultOf: (raw) => {
-        const total = itemsTotal(raw.items);
-        return total === undefined ? undefined : String(fromMinorUnits(total));
-      },
-    },
-    {
-      path: ['sendingDate'],
-      message: `Sending (due) date (${dateHelp})`,
-      rule: shape.sendingDate,
-      type: 'date',
-      defaultOf: () => 'today',
-    },
-    {
-      path: ['releaseDate'],
-      message: `Release date (${dateHelp})`,
-      rule: shape.releaseDate,
-      type: 'date',
-      defaultOf: (raw) => (typeof raw.sendingDate === 'string' ? raw.sendingDate : 'today'),
-    },
-    {
-      path: ['expiryDate'],
-      message: `Expiry date (${dateHelp})`,
-      rule: shape.expiryDate,
-      type: 'date',
-      defaultOf: () => '+30d',
-    },
-    { path: ['note'], message: 'Note (what the customer pays for)', rule: shape.note, type: 'text' },
-    ...(kind === 'recurring'
-      ? ([
-          {
-            path: ['discount', 'type'],
-            message: 'Discount type',
-            rule: recurringDiscountSchema.shape.type,
-            type: 'select',
-            choices: discountTypes,
-          },
-          {
-            path: ['discount', 'value'],
-            message: 'Discount value (a whole number; 0 for none)',
-            rule: recurringDiscountSchema.shape.value,
-            type: 'number',
-            defaultOf: () => '0',
-          },
-        ] satisfies Question[])
-      : []),
-  ];
-  const optional: Question[] = (<Question[]>[
-    {
-      path: ['communicationMethod'],
-      label: 'notification method',
-      message: 'Notify the customer by',
-      rule: shape.communicationMethod,
-      type: 'select',
-      choices: communicationMethods,
-      defaultOf: () => 'SMS',
-    },
-    {
-      path: ['businessReference'],
-      label: 'business reference',
-      message: 'Business reference',
-      rule: shape.businessReference.unwrap(),
-      type: 'text',
-    },
-    {
-      path: ['communicationLang'],
-      label: 'language',
-      message: 'Language of the notification',
-      rule: shape.communicationLang,
-      type: 'select',
-      choices: communicationLangs,
-      defaultOf: () => 'en-gb',
-    },
-    ...(kind === 'single'
-      ? ([
-          {
-            path: ['paymentType'],
-            label: 'payment type',
-            message: 'Payment type',
-            rule: invoiceSchemas.single.shape.paymentType,
-            type: 'select',
-            choices: paymentTypes,
-          },
-        ] satisfies Question[])
-      : []),
-    {
-      path: ['taxes'],
-      label: 'taxes',
-      message: 'Taxes (percentage, 0 to 100)',
-      rule: shape.taxes.unwrap(),
-      type: 'text',
-    },
-    {
-      path: ['preferredPaymentMethod'],
-      label: 'preferred payment method',
-      message: 'Preferred payment method (PayAtService, CARD, VALU, ...)',
-      rule: shape.preferredPaymentMethod.unwrap(),
-      type: 'text',
-    },
-    {
-      path: ['alertMerchantUponExpiry'],
-      label: 'expiry alert',
-      message: 'E-mail me when the invoice expires?',
-      rule: shape.alertMerchantUponExpiry,
-      type: 'yes-no',
-    },
-  ]).map((question) => ({ ...question, optional: true }));
-  return { required, optional };
+  const asked = fieldsOf(kind).flatMap((field) => {
+    const { prompt, input } = field;
+    if (!prompt || input === 'items') return [];
+    const question: Question = {
+      path: field.path.split('.'),
+      message: prompt.message,
+      rule: ruleAt(kind, field.path.split('.')),
+      type: input === 'choice' ? 'select' : input,
+      choices: field.values,
+      label: prompt.label,
+      optional: prompt.group === 'optional' || undefined,
+      when: prompt.when,
+      defaultOf: prompt.default,
+    };
+    return [{ question, group: prompt.group, order: prompt.order }];
+  });
+  const group = (name: 'required' | 'optional') =>
+    asked
+      .filter((entry) => entry.group === name)
+      .sort((a, b) => a.order - b.order)
+      .map((entry) => entry.question);
+  return { required: group('required'), optional: group('optional') };
+}
+
+/** The request paths the prompts of `kind` ask for, the items (asked by their own loop) included. */
+export function promptedPaths(kind: InvoiceKind): string[] {
+  const { required, optional } = questionsFor(kind);
+  return [...required, ...optional].map((question) => question.path.join('.')).concat('items');
 }
 
 /**

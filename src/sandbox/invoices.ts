@@ -1,6 +1,7 @@
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { toMinorUnits } from '../schemas/money.js';
 import type { Refund } from '../schemas/refund.js';
+import { isSameInvoice } from '../schemas/same-invoice.js';
 import { serviceErrorCodes } from '../schemas/service-error.js';
 import { SandboxHttpError, invoiceNotFound } from './http.js';
 import { incrementDigits, type SandboxState, type StoredInvoice } from './state.js';
@@ -14,13 +15,7 @@ import { incrementDigits, type SandboxState, type StoredInvoice } from './state.
  */
 export function findDuplicate(state: SandboxState, invoice: Invoice): StoredInvoice | undefined {
   if (invoice.businessReference === undefined) return undefined;
-  const amountMinor = toMinorUnits(invoice.amount);
-  return state.invoices.find(
-    (earlier) =>
-      earlier.businessReference === invoice.businessReference &&
-      toMinorUnits(earlier.amount) === amountMinor &&
-      earlier.sendingDate === invoice.sendingDate,
-  );
+  return state.invoices.find((earlier) => isSameInvoice(earlier, invoice));
 }
 
 /**

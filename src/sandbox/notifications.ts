@@ -1,4 +1,5 @@
-import type { communicationLangs } from '../schemas/fields.js';
+import { notifiesByEmail, type communicationLangs } from '../schemas/enums.js';
+import { formatAmount } from '../schemas/number-text.js';
 import type { OutboxMessage, StoredInvoice } from './state.js';
 
 // The texts of the SMS and e-mails the service sends: one template per channel and language, here only. The outbox
@@ -11,15 +12,6 @@ export const merchantAddress = 'merchant@sandbox.invalid';
 /** Where a customer would pay an invoice online (a reserved, never-resolving domain). */
 export function paymentLink(invoiceNumber: string): string {
   return `https://pay.sandbox.invalid/invoices/${invoiceNumber}`;
-}
-
-/** Writes an amount with thousands separators and two decimals: 1250 -> "1,250.00". */
-export function formatAmount(amount: number): string {
-  const minor = Math.round(amount * 100);
-  const whole = Math.floor(minor / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${whole}.${String(minor % 100).padStart(2, '0')}`;
 }
 
 type CommunicationLang = (typeof communicationLangs)[number];
@@ -117,7 +109,7 @@ export function customerMessages(invoice: StoredInvoice, at: string): OutboxMess
   if (communicationMethod === 'SMS' || communicationMethod === 'BOTH') {
     messages.push({ ...base, channel: 'SMS', address: customer.mobile, text: templates.sms(facts) });
   }
-  if ((communicationMethod === 'EMAIL' || communicationMethod === 'BOTH') && customer.email) {
+  if (notifiesByEmail(communicationMethod) && customer.email) {
     messages.push({ ...base, channel: 'EMAIL', address: customer.email, ...templates.email(facts) });
   }
   return messages;

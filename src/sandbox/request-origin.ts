@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import { isLoopback } from '../schemas/loopback.js';
 
 // The sandbox trusts only its own machine. A web page open in the developer's browser can send requests to it: a
 // form or fetch() from another site (a foreign Origin), or a page whose DNS name is rebound to 127.0.0.1 (its Host
@@ -16,14 +17,7 @@ const simpleContentTypes = new Set(['application/x-www-form-urlencoded', 'multip
 
 /** True for a name or address of this machine: localhost (and its subdomains), 127.0.0.0/8, ::1. */
 function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    /^127(\.\d{1,3}){3}$/.test(host) ||
-    host === '::ffff:127.0.0.1'
-  );
+  return isLoopback(hostname) || hostname.toLowerCase().endsWith('.localhost');
 }
 
 /** The host and port of a `Host` header or an origin's authority; undefined when it does not parse. */

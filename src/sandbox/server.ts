@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FaultKind } from '../schemas/sandbox-admin.js';
+import { isLoopback } from '../schemas/loopback.js';
 import { serviceErrorCodes } from '../schemas/service-error.js';
 import type { SandboxApp } from './app.js';
 import { authorizationProblem } from './auth.js';
@@ -23,13 +24,6 @@ const badRequestCode = 'BAD_REQUEST';
 
 /** What a request comes to: a reply, or a dropped connection (an injected fault, or a client that left). */
 type Outcome = { reply: Reply } | { drop: true };
-
-/** True for an address on this machine: the admin API answers only those. */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const ipv4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return ipv4.startsWith('127.') || address === '::1';
-}
 
 /** The HTTP server and how to stop it: no new connections, idle and draining ones closed, busy ones finished. */
 export interface SandboxServer {

@@ -1,13 +1,7 @@
 import * as z from 'zod';
-import {
-  communicationLangs,
-  communicationMethods,
-  flag,
-  oneOf,
-  paymentTypes,
-  taxesPercentage,
-  text,
-} from './fields.js';
+import { communicationLangs, communicationMethods, paymentTypes } from './enums.js';
+import { oneOf, taxesPercentage, text, yesNo } from './fields.js';
+import { isLoopback } from './loopback.js';
 
 /** The environment that must always be named explicitly. */
 export const productionEnvironment = 'production';
@@ -26,12 +20,6 @@ export const environmentNameSchema = z
 
 /** Text that is `name` once trimmed, as a JSON Schema pattern. */
 const trimmedIs = (name: string) => `^\\s*${name}\\s*$`;
-
-/** True for addresses of this machine, where plain http does not cross a network. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
 
 /** One environment of the profile file: where the service is and where its token comes from. */
 export const environmentSchema = z
@@ -89,7 +77,7 @@ export const invoiceDefaultsSchema = z.strictObject({
   communicationMethod: oneOf(communicationMethods).optional(),
   paymentType: oneOf(paymentTypes).optional(),
   preferredPaymentMethod: text().optional(),
-  alertMerchantUponExpiry: flag().optional(),
+  alertMerchantUponExpiry: yesNo().optional(),
   taxes: taxesPercentage().optional(),
 });
 

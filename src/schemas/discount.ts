@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { nonNegativeMoney, oneOf, discountTypes, wholeNumber } from './fields.js';
+import { discountTypes } from './enums.js';
+import { nonNegativeMoney, oneOf, wholeNumber } from './fields.js';
 import { maxAmount, maxAmountText } from './money.js';
 
 /** The discount of one item of a single invoice: a flat amount (the only type the spec shows for it). */

@@ -17,22 +17,6 @@ import {
 
 // Field rules shared by every request schema. Messages read after the field path: "items[2].price: must be ...".
 
-/** Languages the service writes notifications in. */
-export const communicationLangs = ['en-gb', 'ar-eg'] as const;
-/** How the customer is notified; NONE sends nothing. */
-export const communicationMethods = ['SMS', 'EMAIL', 'BOTH', 'NONE'] as const;
-/** How the customer pays a single invoice. */
-export const paymentTypes = ['PUSH_TO_CUSTOMER', 'PUSH_TO_SERVICE_PAY'] as const;
-/** Interval unit of a recurring invoice. */
-export const cycleTypes = ['MONTH', 'WEEK'] as const;
-/** Kinds of discount of a recurring invoice; an item discount of a single invoice is FLAT only. */
-export const discountTypes = ['FLAT', 'PERCENTAGE'] as const;
-/** Payment methods the spec names; a merchant may be allowed others, so any non-empty text is accepted. */
-export const knownPaymentMethods = ['PayAtService', 'CARD', 'VALU'] as const;
-
-/** Methods that need the customer's e-mail address. */
-export const methodsNeedingEmail: ReadonlySet<string> = new Set(['EMAIL', 'BOTH']);
-
 /** The error of a field that takes a number: "is required", the inexact-number message, or `expected`. */
 export const numberError =
   (expected: string, ceiling?: string) =>
@@ -228,8 +212,8 @@ export const taxesPercentage = () => {
     });
 };
 
-/** A yes/no flag; the service's samples send the text "true"/"false", so both shapes are read as a boolean. */
-export const flag = () =>
+/** A yes or no; the service's samples send the text "true"/"false", so both shapes are read as a boolean. */
+export const yesNo = () =>
   z
     .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
     .transform((value) => value === true || value === 'true');

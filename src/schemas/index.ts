@@ -1,5 +1,6 @@
 // Every schema, for the programmatic API (src/lib.ts). The CLI's own modules import the file that defines what they
 // use instead: evaluating this one builds every schema, several milliseconds of a command's start-up.
+export * from './enums.js';
 export * from './fields.js';
 export * from './calendar.js';
 export * from './customer.js';

@@ -2,20 +2,8 @@ import * as z from 'zod';
 import { calendarDate, utcInstant } from './calendar.js';
 import { customerSchema } from './customer.js';
 import { recurringDiscountSchema } from './discount.js';
-import {
-  communicationLangs,
-  communicationMethods,
-  cycleTypes,
-  flag,
-  methodsNeedingEmail,
-  notInScope,
-  oneOf,
-  paymentTypes,
-  positiveMoney,
-  taxesPercentage,
-  text,
-  wholeNumber,
-} from './fields.js';
+import { communicationLangs, communicationMethods, cycleTypes, notifiesByEmail, paymentTypes } from './enums.js';
+import { notInScope, oneOf, positiveMoney, taxesPercentage, text, wholeNumber, yesNo } from './fields.js';
 import { itemList, recurringItemSchema, singleItemSchema } from './item.js';
 import { toMinorUnits } from './money.js';
 
@@ -33,7 +21,7 @@ const commonFields = {
   note: text(),
   communicationLang: oneOf(communicationLangs).optional(),
   communicationMethod: oneOf(communicationMethods).optional(),
-  alertMerchantUponExpiry: flag().optional(),
+  alertMerchantUponExpiry: yesNo().optional(),
 };
 
 const optionalTrailingFields = {
@@ -80,9 +68,5 @@ export const recurringInvoiceFields = z
 
 /** Rule 2.3.4: the customer's e-mail is there when the customer is notified by e-mail. */
 export function hasEmailWhenNeeded(invoice: { communicationMethod?: string; customer: { email?: string } }): boolean {
-  return !(
-    invoice.communicationMethod &&
-    methodsNeedingEmail.has(invoice.communicationMethod) &&
-    !invoice.customer.email
-  );
+  return !(notifiesByEmail(invoice.communicationMethod) && !invoice.customer.email);
 }

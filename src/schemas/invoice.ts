@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { methodsNeedingEmail } from './fields.js';
+import { methodsNeedingEmail } from './enums.js';
 import { hasEmailWhenNeeded, recurringInvoiceFields, singleInvoiceFields } from './invoice-fields.js';
 
 /**

@@ -6,7 +6,8 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { csvField, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../src/bulk/results.js';
-import { renderSummary, summarize } from '../../src/bulk/summary.js';
+import { summarize } from '../../src/bulk/summary.js';
+import { renderSummary } from '../../src/output/bulk-summary.js';
 import { formatDuration, progressLine } from '../../src/bulk/progress.js';
 import { tempDir } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dashboardFolder } from '../../src/dashboard-files.js';
+import { dashboardFolder } from '../../src/package-files.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { call, createInvoice, rawRequest, singleInvoice } from './support.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serviceErrorSchema } from '../../src/schemas/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { isLoopback } from '../../src/sandbox/server.js';
+import { isLoopback } from '../../src/schemas/loopback.js';
 import { call, rawRequest, singleInvoice, useSandbox } from './support.js';
 
 const createPath = '/invoice-api/invoices/single';

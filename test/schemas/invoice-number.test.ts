@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { invoiceNumberSchema, parseCreatedInvoiceNumber } from '../../src/schemas/invoice-number.js';
+import { parseCreatedInvoiceNumber } from '../../src/api/invoice-number.js';
+import { invoiceNumberSchema } from '../../src/schemas/invoice-number.js';
 import { validate } from '../../src/schemas/validate.js';
 
 // The invoice number: read from a create response (spec 4.3, 4.4) and given on the command line or in a URL path.

@@ -2,7 +2,7 @@ import { access, chmod, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { exampleProfileFile } from '../../version.js';
+import { exampleProfileFile } from '../../package-files.js';
 import { interruptible, promptContext } from '../../input/prompts.js';
 import { toJson } from '../../output/format.js';
 import { createTerminal } from '../../output/terminal.js';

@@ -12,7 +12,8 @@ import { writeJsonReport, writeReport } from '../../bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
 import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
 import { Spool } from '../../bulk/spool.js';
-import { renderSummary, summarize } from '../../bulk/summary.js';
+import { summarize } from '../../bulk/summary.js';
+import { renderSummary } from '../../output/bulk-summary.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
 import {
   AuthError,
@@ -27,7 +28,7 @@ import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
-import type { CreateOptions } from './create-invoice.js';
+import type { CreateOptions } from './options.js';
 
 export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
 

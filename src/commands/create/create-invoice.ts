@@ -1,11 +1,9 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { quote } from 'shell-quote';
-import { dirname, resolve } from 'node:path';
-import { draftFile, isDraftFile } from '../../config/paths.js';
-import { whenAsked, type CommandContext, type GlobalOptions } from '../../context.js';
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { whenAsked, type CommandContext } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
 import { checkAmount, mergeInvoiceSources } from '../../input/invoice-input.js';
-import { invoiceFromFlags, toCommandLine, withFlagName, type InvoiceFlags } from '../../input/invoice-flags.js';
+import { invoiceFromFlags, toCommandLine, withFlagName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
@@ -13,158 +11,182 @@ import { formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
 import type { Terminal } from '../../output/terminal.js';
+import type { Profile } from '../../config/profile.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
 import { validate } from '../../schemas/validate.js';
-import { openSession } from '../../session.js';
-import { readInvoiceFile } from '../../bulk/input-format.js';
-import { bulkFlagsGiven, type BulkFlags } from '../../bulk/options.js';
+import type { Session } from '../../session.js';
+import { openDraft } from './draft.js';
+import type { CreateOptions } from './options.js';
 
-export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags {
-  file?: string;
-  yes?: boolean;
-  dryRun?: boolean;
-  save?: string;
-  printCommand?: boolean;
+type Raw = Record<string, unknown>;
+
+/** What every step of creating one invoice works with. */
+interface CreateRun {
+  kind: InvoiceKind;
+  options: CreateOptions;
+  context: CommandContext;
+  terminal: Terminal;
+  profile: Profile;
+  /** The instant relative dates resolve to. */
+  now: Date;
 }
 
 /**
- * `einvoice create single|recurring`: profile defaults < file < flags < prompts -> the shared schema -> preview and
- * confirmation -> the service -> the invoice number.
+ * One invoice from profile defaults < file < flags < prompts: gather -> resolve the amount -> check and ask ->
+ * settle the amount -> confirm -> send -> report. From the first prompt on, what the merchant typed is kept as a
+ * draft, here only, when the run stops short of creating the invoice.
  */
-export async function createInvoiceCommand(
+export async function createOneInvoice(
   kind: InvoiceKind,
   options: CreateOptions,
+  session: Session,
+  file: unknown,
   context: CommandContext,
 ): Promise<void> {
-  const session = await openSession(options, context);
-  const { terminal, profile, connect } = session;
-  const now = new Date();
-  // A file of many invoices (a JSON array or NDJSON) goes to bulk creation; one JSON object stays here.
-  const input = options.file ? await readInvoiceFile(options.file, context) : undefined;
-  if (input?.kind === 'many') {
-    const { createInvoicesInBulk } = await import('./bulk.js');
-    return createInvoicesInBulk(kind, options, session, input, context);
-  }
-  const bulkOnly = bulkFlagsGiven(options);
-  if (bulkOnly.length > 0) {
-    throw new UsageError(`${bulkOnly.join(', ')} apply only to a --file of many invoices; nothing was sent.`, {
-      hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
-    });
-  }
-  // A draft kept by an earlier run: said so, continued, and removed once its invoice is created.
-  const draft =
-    options.file && options.file !== '-' && isDraftFile(resolve(context.cwd, options.file), context.env)
-      ? resolve(context.cwd, options.file)
-      : undefined;
-  if (draft) {
-    terminal.info(
-      `${options.file} is a draft of answers typed at the prompts of an earlier run; it is removed once the invoice is created.`,
-    );
-  }
-  const fromFlags = invoiceFromFlags(options);
-  const file = input ? asObject(input.value, `--file ${options.file}`) : undefined;
-  let raw = mergeInvoiceSources({ kind, defaults: profile.defaults, file, flags: fromFlags.invoice, now });
-  const amountFromItems = raw.amount === undefined;
-  raw = withComputedAmount(raw);
-
-  let result = validate(invoiceSchemas[kind], raw);
-  // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
-  // repair: asking everything else first would only end in the same error, with the answers thrown away.
-  const unanswerable = [
-    ...fromFlags.issues,
-    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(withFlagName)),
-  ];
-  let typedAtPrompts = false;
-  if (unanswerable.length > 0 && terminal.interactive) {
-    throw new UsageError(`The ${kind} invoice has fields that cannot be asked for; nothing was sent.`, {
-      issues: dedupe(unanswerable),
-      hint: 'Correct them on the command line or in --file; whatever is still missing is then asked for.',
-    });
-  }
-  if ((!result.success || fromFlags.issues.length > 0) && terminal.interactive) {
-    typedAtPrompts = true;
-    let answers = raw;
-    try {
-      raw = await askForInvoice(kind, raw, context, now, (progress) => (answers = progress));
-    } catch (error) {
-      if (error instanceof InterruptedError) await keepDraft(kind, answers, context, terminal, now, options);
-      throw error;
+  const run: CreateRun = {
+    kind,
+    options,
+    context,
+    terminal: session.terminal,
+    profile: session.profile,
+    now: new Date(),
+  };
+  const draft = openDraft(kind, options, context, run.terminal, run.now);
+  const gathered = gather(run, file);
+  const { raw, amountFromItems } = resolveAmount(gathered.raw);
+  let typed: Raw | undefined;
+  const keepTyped = (answers: Raw) => (typed = answers);
+  try {
+    const checked = await checkAndAsk(run, raw, gathered.flagIssues, keepTyped);
+    if (typed) typed = checked.invoice;
+    if (amountFromItems && !checked.asked) {
+      run.terminal.info(
+        run.terminal.err.dim(`Amount ${formatAmount(checked.invoice.amount)} is the total of the items.`),
+      );
     }
-    raw = withComputedAmount(raw);
-    result = validate(invoiceSchemas[kind], raw);
-  } else if (!result.success || fromFlags.issues.length > 0) {
+    const invoice = await settleAmount(run, checked.invoice);
+    if (typed) typed = invoice;
+    warnAboutDates(invoice, run.terminal, run.now);
+    if (await writeWithoutSending(run, invoice)) return;
+    await confirm(run, invoice);
+    const created = await send(run, session, invoice);
+    await draft.done();
+    report(run, invoice, created.invoiceNumber);
+  } catch (error) {
+    if (typed && error instanceof EinvoiceError) await draft.keep(typed);
+    throw error;
+  }
+}
+
+/** Gather: the profile's defaults, the file and the flags merged into one raw request. */
+function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIssue[] } {
+  const { kind, options, profile, now } = run;
+  const fromFlags = invoiceFromFlags(options);
+  const fileObject = file === undefined ? undefined : asObject(file, `--file ${options.file}`);
+  const raw = mergeInvoiceSources({
+    kind,
+    defaults: profile.defaults,
+    file: fileObject,
+    flags: fromFlags.invoice,
+    now,
+  });
+  return { raw, flagIssues: fromFlags.issues };
+}
+
+/** Resolve the amount: with items and no amount, the amount is the items' total. */
+function resolveAmount(raw: Raw): { raw: Raw; amountFromItems: boolean } {
+  return { raw: withComputedAmount(raw), amountFromItems: raw.amount === undefined };
+}
+
+/**
+ * Check and ask: the shared schema checks the request; in a terminal, the prompts ask for what is missing or
+ * invalid (`onAnswers` hears each answer); elsewhere, the issues are the error.
+ */
+async function checkAndAsk(
+  run: CreateRun,
+  start: Raw,
+  flagIssues: FieldIssue[],
+  onAnswers: (answers: Raw) => void,
+): Promise<{ invoice: Invoice; asked: boolean }> {
+  const { kind, terminal, context } = run;
+  let raw = start;
+  let result = validate(invoiceSchemas[kind], raw);
+  if (result.success && flagIssues.length === 0) return { invoice: result.data, asked: false };
+  if (!terminal.interactive) {
     // Items whose total could not be computed leave the amount unset; it is their total once they are valid, so
     // "amount is required" would only echo the items' own issues.
     const awaitsItems = raw.amount === undefined && Array.isArray(raw.items) && raw.items.length > 0;
     const schemaIssues = result.success
       ? []
       : result.issues.filter((issue) => !(awaitsItems && issue.path === 'amount'));
-    const issues = [...fromFlags.issues, ...schemaIssues.map(withFlagName)];
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe(issues),
-      hint: terminal.interactive
-        ? undefined
-        : `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
+      issues: dedupe([...flagIssues, ...schemaIssues.map(withFlagName)]),
+      hint: `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
     });
   }
+  // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
+  // repair: asking everything else first would only end in the same error, with the answers thrown away.
+  const unanswerable = [
+    ...flagIssues,
+    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(withFlagName)),
+  ];
+  if (unanswerable.length > 0) {
+    throw new UsageError(`The ${kind} invoice has fields that cannot be asked for; nothing was sent.`, {
+      issues: dedupe(unanswerable),
+      hint: 'Correct them on the command line or in --file; whatever is still missing is then asked for.',
+    });
+  }
+  onAnswers(raw);
+  raw = withComputedAmount(await askForInvoice(kind, raw, context, run.now, onAnswers));
+  onAnswers(raw);
+  result = validate(invoiceSchemas[kind], raw);
   if (!result.success) {
-    if (typedAtPrompts) await keepDraft(kind, raw, context, terminal, now, options);
     throw new UsageError(`The ${kind} invoice is invalid; nothing was sent.`, {
       issues: result.issues.map(withFlagName),
     });
   }
-  let invoice: Invoice = result.data;
-  if (amountFromItems && !typedAtPrompts) {
-    terminal.info(terminal.err.dim(`Amount ${formatAmount(invoice.amount)} is the total of the items.`));
-  }
-  // Ctrl-C at the amount choice or the confirmation keeps what was typed, as Ctrl-C at the prompts does.
-  const keepTypedOnInterrupt = async <T>(ask: () => Promise<T>, draft: Invoice): Promise<T> => {
-    try {
-      return await ask();
-    } catch (error) {
-      if (typedAtPrompts && error instanceof InterruptedError)
-        await keepDraft(kind, draft, context, terminal, now, options);
-      throw error;
-    }
-  };
-  const validated = invoice;
-  invoice = await keepTypedOnInterrupt(() => settleAmount(kind, validated, options, context, terminal), validated);
-  warnAboutDates(invoice, terminal, now);
+  return { invoice: result.data, asked: true };
+}
 
+/** --save, --print-command and --dry-run; true when the run ends here, with nothing sent (--dry-run). */
+async function writeWithoutSending(run: CreateRun, invoice: Invoice): Promise<boolean> {
+  const { kind, options, context, terminal } = run;
   if (options.save) await saveRequest(options.save, invoice, context, terminal);
   if (options.printCommand) terminal.info(toCommandLine(kind, invoice, options.env));
-  if (options.dryRun) {
-    terminal.data(toJson(invoice));
-    return;
-  }
+  if (options.dryRun) terminal.data(toJson(invoice));
+  return options.dryRun === true;
+}
 
-  if (terminal.interactive && !options.yes) {
-    terminal.info(renderInvoicePreview(kind, invoice, terminal.err));
-    const question = `Create this ${kind} invoice in ${profile.name}?`;
-    if (!(await keepTypedOnInterrupt(() => confirmAction(question, context), invoice))) {
-      if (typedAtPrompts) await keepDraft(kind, invoice, context, terminal, now, options);
-      throw new InterruptedError('Cancelled: nothing was sent.');
-    }
+/** Confirm: in a terminal, without --yes, the preview and the question; no is a cancel. */
+async function confirm(run: CreateRun, invoice: Invoice): Promise<void> {
+  const { kind, options, context, terminal, profile } = run;
+  if (!terminal.interactive || options.yes) return;
+  terminal.info(renderInvoicePreview(kind, invoice, terminal.err));
+  if (!(await confirmAction(`Create this ${kind} invoice in ${profile.name}?`, context))) {
+    throw new InterruptedError('Cancelled: nothing was sent.');
   }
+}
 
-  const service = await connect();
-  let created: { invoiceNumber: string };
+/** Send: the one request, its outcome told truly (sent, not sent, or may have been sent). */
+async function send(run: CreateRun, session: Session, invoice: Invoice): Promise<{ invoiceNumber: string }> {
+  const { kind, terminal, context } = run;
+  const service = await session.connect();
   try {
-    created = await sendOnce(terminal, context, aboutCreating(kind, invoice), (request) =>
+    return await sendOnce(terminal, context, aboutCreating(kind, invoice), (request) =>
       service.client.createInvoice(kind, invoice, request),
     );
-  } catch (error) {
-    if (typedAtPrompts && error instanceof EinvoiceError)
-      await keepDraft(kind, invoice, context, terminal, now, options);
-    throw error;
   } finally {
     await service.close();
   }
-  if (draft) await rm(draft, { force: true });
+}
+
+/** Report: the invoice number on stdout, as a sentence or as JSON. */
+function report(run: CreateRun, invoice: Invoice, invoiceNumber: string): void {
+  const { kind, terminal, profile } = run;
   terminal.data(
     terminal.json
-      ? toJson({ invoiceNumber: created.invoiceNumber })
-      : `${terminal.out.green('✔')} Created ${kind} invoice ${created.invoiceNumber} for ${formatAmount(invoice.amount)} (${profile.name}).`,
+      ? toJson({ invoiceNumber })
+      : `${terminal.out.green('✔')} Created ${kind} invoice ${invoiceNumber} for ${formatAmount(invoice.amount)} (${profile.name}).`,
   );
 }
 
@@ -189,13 +211,8 @@ function withComputedAmount(raw: Record<string, unknown>): Record<string, unknow
 }
 
 /** When --amount differs from the items' total, the merchant decides: asked in a terminal, else --yes keeps it. */
-async function settleAmount(
-  kind: InvoiceKind,
-  invoice: Invoice,
-  options: CreateOptions,
-  context: CommandContext,
-  terminal: Terminal,
-): Promise<Invoice> {
+async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> {
+  const { kind, options, context, terminal } = run;
   const check = checkAmount(invoice);
   if (check.kind !== 'conflict') return invoice;
   const difference = `The amount ${formatAmount(check.given)} differs from the items' total ${formatAmount(check.computed)}`;
@@ -251,36 +268,6 @@ async function saveRequest(path: string, invoice: Invoice, context: CommandConte
     throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
   }
   terminal.info(terminal.err.dim(`Saved the request to ${path}.`));
-}
-
-/** Keeps what the merchant typed, so an interrupted or failed run can be finished with --file. */
-async function keepDraft(
-  kind: InvoiceKind,
-  draft: Record<string, unknown>,
-  context: CommandContext,
-  terminal: Terminal,
-  now: Date,
-  options: Pick<CreateOptions, 'env' | 'config' | 'file'>,
-): Promise<void> {
-  // Continuing a draft that fails again keeps it in the same file.
-  const continued = options.file && options.file !== '-' ? resolve(context.cwd, options.file) : undefined;
-  const path = continued && isDraftFile(continued, context.env) ? continued : draftFile(kind, context.env, now);
-  const again = [
-    'einvoice',
-    ...(options.env ? ['--env', options.env] : []),
-    ...(options.config ? ['--config', options.config] : []),
-    'create',
-    kind,
-    '--file',
-    path,
-  ];
-  try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(path, `${toJson(draft)}\n`, { mode: 0o600 });
-    terminal.info(`Your answers are saved in ${path}\nContinue with: ${quote(again)}`);
-  } catch {
-    // Keeping the draft is a courtesy: the error being reported matters more than this one.
-  }
 }
 
 function dedupe(issues: FieldIssue[]): FieldIssue[] {

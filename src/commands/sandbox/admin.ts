@@ -1,8 +1,8 @@
-import { connectToSandboxAdmin } from '../../api/service.js';
+import { connectToSandboxAdmin } from '../../service-connection.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
-import { checkedInvoiceNumber } from '../../schemas/invoice-number.js';
+import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { durationSchema } from '../../schemas/sandbox-admin.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession, type Session } from '../../session.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dashboardFolder } from '../../dashboard-files.js';
+import { dashboardFolder } from '../../package-files.js';
 import { serviceErrorCodes } from '../../schemas/service-error.js';
 import type { SandboxApp } from '../app.js';
 import { sandboxNow } from '../clock.js';

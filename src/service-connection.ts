@@ -1,8 +1,11 @@
-import type { Profile } from '../config/profile.js';
-import { tokenHint } from '../config/profile.js';
-import { sandboxStateFile } from '../config/paths.js';
-import { createServiceClient, isLoopback, type ServiceClient } from './client.js';
-import { UsageError } from '../errors.js';
+import { createServiceClient, type ServiceClient } from './api/client.js';
+import { sandboxStateFile } from './config/paths.js';
+import { tokenHint, type Profile } from './config/profile.js';
+import { UsageError } from './errors.js';
+import { isLoopback } from './schemas/loopback.js';
+
+// The composition of a connection: the selected profile becomes a client of the real service, or of the sandbox
+// started in this process. Here rather than in src/api, which talks HTTP and knows neither profiles nor the sandbox.
 
 /** A client for the selected environment, and how to let go of it. */
 export interface ServiceConnection {
@@ -53,7 +56,7 @@ export async function connectToService(profile: Profile, options: ConnectOptions
 
 /** Starts the sandbox in this process over the merchant's sandbox state file (a new one gets the demo invoices). */
 async function startEmbeddedSandbox(env: NodeJS.ProcessEnv) {
-  const { startSandbox } = await import('../sandbox/index.js');
+  const { startSandbox } = await import('./sandbox/index.js');
   return startSandbox({ stateFile: sandboxStateFile(env), demo: true });
 }
 
@@ -63,7 +66,7 @@ async function startEmbeddedSandbox(env: NodeJS.ProcessEnv) {
  */
 export async function connectToSandboxAdmin(profile: Profile, env: NodeJS.ProcessEnv) {
   // Loaded here, not with the module: the commands that talk to the service never build the admin API's schemas.
-  const { createSandboxAdmin } = await import('./sandbox-admin.js');
+  const { createSandboxAdmin } = await import('./api/sandbox-admin.js');
   if (profile.isEmbeddedSandbox) {
     const sandbox = await startEmbeddedSandbox(env);
     return { admin: createSandboxAdmin(sandbox.url), baseUrl: sandbox.url, close: () => sandbox.close() };

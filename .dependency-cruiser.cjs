@@ -1,0 +1,81 @@
+// The layers of src/ (ARCHITECTURE.md): commands -> bulk -> (input, api, output, config) -> schemas -> base.
+// The composition roots (index, program, session, service-connection, lib, start and the help cache) put the
+// layers together and may use any of them. `npm run lint` runs this check; test/architecture/layers.test.ts proves
+// it fails on an import that breaks a rule.
+
+/** The bottom layer: the product's errors, the command context, its version, the files it ships and its folders. */
+const base = '^src/(errors|context|version|package-files)[.]ts$|^src/config/paths[.]ts$';
+const roots = '^src/(index|program|session|service-connection|lib|start|help-cache|help-render)[.]ts$';
+const peers = '^src/(input|api|output|config)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle makes load order matter and the layers meaningless.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'base-is-the-bottom',
+      severity: 'error',
+      comment: 'Errors, the context and the product paths import nothing of the product.',
+      from: { path: base },
+      to: { path: '^src/', pathNot: base },
+    },
+    {
+      name: 'schemas-use-only-base',
+      severity: 'error',
+      comment: 'The schemas are the rules; they know nothing of the command line, HTTP or the terminal.',
+      from: { path: '^src/schemas/' },
+      to: { path: '^src/', pathNot: `^src/schemas/|${base}` },
+    },
+    {
+      name: 'peers-stay-apart',
+      severity: 'error',
+      comment:
+        'input, api, output and config each stand on the schemas alone; a command composes them. A type may be ' +
+        'shared (it names the data handed across; no code of the other layer runs).',
+      from: { path: '^src/(input|api|output|config)/' },
+      to: { path: `${peers}|^src/bulk/`, pathNot: `^src/$1/|${base}`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'bulk-uses-input-and-schemas',
+      severity: 'error',
+      comment:
+        'A bulk run reads each record as the one-invoice input does (src/input), and leaves HTTP, the terminal ' +
+        'and the profile to the command; types may be shared.',
+      from: { path: '^src/bulk/' },
+      to: { path: '^src/(api|output|config)/', pathNot: base, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'commands-are-the-top',
+      severity: 'error',
+      comment: 'Only the composition roots and other commands use a command.',
+      from: { path: '^src/', pathNot: `^src/commands/|${roots}` },
+      to: { path: `^src/commands/|${roots}` },
+    },
+    {
+      name: 'sandbox-stands-alone',
+      severity: 'error',
+      comment: 'The sandbox is the service, not a client: it reuses the schemas and nothing of the command line.',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/', pathNot: `^src/sandbox/|^src/schemas/|${base}` },
+    },
+    {
+      name: 'sandbox-through-its-index',
+      severity: 'error',
+      comment: 'Outside the sandbox, only its public index is used.',
+      from: { path: '^src/', pathNot: '^src/sandbox/' },
+      to: { path: '^src/sandbox/', pathNot: '^src/sandbox/index[.]ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|dist)/' },
+  },
+};

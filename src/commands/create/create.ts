@@ -1,0 +1,32 @@
+import type { CommandContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { readInvoiceFile } from '../../bulk/input-format.js';
+import { bulkFlagsGiven } from '../../bulk/options.js';
+import type { InvoiceKind } from '../../schemas/invoice.js';
+import { openSession } from '../../session.js';
+import type { CreateOptions } from './options.js';
+
+/**
+ * `einvoice create single|recurring`: a file of many invoices (a JSON array or NDJSON) goes to bulk creation; one
+ * invoice, from a file, flags or prompts, to the one-invoice flow. Each is imported only when it runs.
+ */
+export async function createInvoices(
+  kind: InvoiceKind,
+  options: CreateOptions,
+  context: CommandContext,
+): Promise<void> {
+  const session = await openSession(options, context);
+  const input = options.file ? await readInvoiceFile(options.file, context) : undefined;
+  if (input?.kind === 'many') {
+    const { createInvoicesInBulk } = await import('./bulk.js');
+    return createInvoicesInBulk(kind, options, session, input, context);
+  }
+  const bulkOnly = bulkFlagsGiven(options);
+  if (bulkOnly.length > 0) {
+    throw new UsageError(`${bulkOnly.join(', ')} apply only to a --file of many invoices; nothing was sent.`, {
+      hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
+    });
+  }
+  const { createOneInvoice } = await import('./create-invoice.js');
+  return createOneInvoice(kind, options, session, input?.value, context);
+}
