@@ -203,6 +203,21 @@ describe('create from flags', () => {
 });
 
 describe('create from flags: what is refused before anything is sent', () => {
+  it("blames a wrong item, not --amount, when the amount is the items' total", async () => {
+    const flags = (item: string) => [
+      ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--item', item],
+      ...['--sending-date', '2030-03-01', '--release-date', '2030-03-01', '--expiry-date', '2030-03-31', '--note', 'x'],
+    ];
+    const negative = await runCreate(home, flags('code=SKU1,qty=2,price=-150,en=Shirt,ar=قميص'));
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('  items[0].price (--item): must be 0 or more\n');
+    expect(negative.stderr).not.toContain('--amount');
+    // Valid items whose total is nothing: the total is what is wrong, and --amount was never given.
+    const nothing = await runCreate(home, flags('code=SKU1,qty=1,price=10,en=Shirt,ar=قميص,discount=10'));
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("  amount (the items' total): must be greater than 0\n");
+  });
+
   it('exits 2 listing every missing field when there is no terminal', async () => {
     const before = await received(sandbox);
     const result = await runCreate(home, ['single']);

@@ -57,7 +57,7 @@ export async function createOneInvoice(
   let typed: Raw | undefined;
   const keepTyped = (answers: Raw) => (typed = answers);
   try {
-    const checked = await checkAndAsk(run, raw, gathered.flagIssues, keepTyped);
+    const checked = await checkAndAsk(run, raw, gathered.flagIssues, keepTyped, amountFromItems);
     if (typed) typed = checked.invoice;
     if (amountFromItems && !checked.asked) {
       run.terminal.info(
@@ -107,20 +107,17 @@ async function checkAndAsk(
   start: Raw,
   flagIssues: FieldIssue[],
   onAnswers: (answers: Raw) => void,
+  amountFromItems: boolean,
 ): Promise<{ invoice: Invoice; asked: boolean }> {
   const { kind, terminal, context } = run;
   let raw = start;
   let result = validate(invoiceSchemas[kind], raw);
   if (result.success && flagIssues.length === 0) return { invoice: result.data, asked: false };
   if (!terminal.interactive) {
-    // Items whose total could not be computed leave the amount unset; it is their total once they are valid, so
-    // "amount is required" would only echo the items' own issues.
-    const awaitsItems = raw.amount === undefined && Array.isArray(raw.items) && raw.items.length > 0;
-    const schemaIssues = result.success
-      ? []
-      : result.issues.filter((issue) => !(awaitsItems && issue.path === 'amount'));
+    const fromItems = amountFromItems && Array.isArray(raw.items) && raw.items.length > 0;
+    const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems);
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe([...flagIssues, ...schemaIssues.map(withFlagName)]),
+      issues: dedupe([...flagIssues, ...schemaIssues]),
       hint: `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
     });
   }
@@ -202,6 +199,19 @@ function aboutCreating(kind: InvoiceKind, invoice: Invoice) {
         : `Running the same command again is safe: the service refuses a second invoice with businessReference ${reference}, the same amount and sending date as a duplicate (spec rule 2.3).`,
     json: { kind, businessReference: reference ?? null },
   };
+}
+
+/**
+ * The issues named for the merchant, when the amount was not given but is the items' total: an issue of the items
+ * says what is wrong, so the amount's own (a negative total, or none) would only echo it; with valid items, the
+ * amount's issue names the total rather than --amount, which the merchant never gave.
+ */
+function ofAmountFromItems(issues: FieldIssue[], amountFromItems: boolean): FieldIssue[] {
+  if (!amountFromItems) return issues.map(withFlagName);
+  const itemsAreWrong = issues.some((issue) => issue.path.startsWith('items'));
+  return issues
+    .filter((issue) => !(itemsAreWrong && issue.path === 'amount'))
+    .map((issue) => (issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : withFlagName(issue)));
 }
 
 /** With items and no amount, the amount is the items' total. */
