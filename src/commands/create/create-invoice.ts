@@ -18,8 +18,9 @@ import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
 import { readInvoiceFile } from '../../bulk/input-format.js';
 import { bulkFlagsGiven, type BulkFlags } from '../../bulk/options.js';
+import { csvFlagsGiven, type CsvFlags } from '../../bulk/csv-options.js';
 
-export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags {
+export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags, CsvFlags {
   file?: string;
   yes?: boolean;
   dryRun?: boolean;
@@ -40,7 +41,13 @@ export async function createInvoiceCommand(
   const { terminal, profile, connect } = session;
   const now = new Date();
   // A file of many invoices (a JSON array or NDJSON) goes to bulk creation; one JSON object stays here.
-  const input = options.file ? await readInvoiceFile(options.file, context) : undefined;
+  const input = options.file ? await readInvoiceFile(options.file, context, options.format) : undefined;
+  const csvOnly = input?.kind === 'many' && input.format === 'csv' ? [] : csvFlagsGiven(options);
+  if (csvOnly.length > 0) {
+    throw new UsageError(`${csvOnly.join(', ')} apply only to a CSV --file; nothing was sent.`, {
+      hint: 'A file ending in .csv is read as CSV, and --format csv reads any --file (or stdin) as CSV.',
+    });
+  }
   if (input?.kind === 'many') {
     const { createInvoicesInBulk } = await import('./bulk.js');
     return createInvoicesInBulk(kind, options, session, input, context);

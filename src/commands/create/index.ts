@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { bulkDefaults, parseRate, parseShard } from '../../bulk/options.js';
+import { csvOptions } from '../../bulk/csv-options.js';
 import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 
 // Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
@@ -80,6 +81,7 @@ Examples:
   $ einvoice create single --file invoice.json --env staging --yes
   $ einvoice create single --file invoices.ndjson --env staging --yes --concurrency 16 --report report.csv
   $ einvoice create single --file invoices.ndjson --shard 2/4 --reference-prefix ci-2026-06-
+  $ einvoice create single --file invoices.csv --date-format DD/MM/YYYY --report report.csv
   $ einvoice create single            # in a terminal: asks for each field`,
   recurring: `
 Examples:
@@ -102,11 +104,11 @@ export function addCreateCommands(program: Command, context: CommandContext): vo
     const command = create
       .command(kind)
       .description(kind === 'single' ? 'create a single invoice' : 'create a recurring invoice');
-    for (const option of [...invoiceOptions(kind), ...bulkOptions()]) command.addOption(option);
+    for (const option of [...invoiceOptions(kind), ...bulkOptions(), ...csvOptions()]) command.addOption(option);
     command
       .option(
         '-f, --file <file>',
-        'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array or NDJSON creates many',
+        'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array, NDJSON or CSV creates many',
       )
       .option('-y, --yes', 'send without the preview and confirmation; keep --amount when it differs from the items')
       .option('--dry-run', 'print the exact JSON body that would be sent, send nothing')
