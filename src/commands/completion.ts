@@ -24,6 +24,8 @@ const flagValues: Record<string, readonly string[]> = {
   '--cycle-type': cycleTypes,
   '--discount-type': discountTypes,
   '--preferred-payment-method': knownPaymentMethods,
+  '--format': ['csv', 'ndjson', 'json'],
+  '--date-format': ['YYYY-MM-DD', 'DD/MM/YYYY'],
 };
 
 /** Flags whose value is a path, completed with file names. */
@@ -33,6 +35,7 @@ const fileFlags = new Set(['--file', '--config', '--save', '--report', '--journa
 const argumentValues: Record<string, readonly string[]> = {
   completion: completionShells,
   schema: jsonSchemaNames,
+  template: ['single', 'recurring'],
 };
 
 /** One flag as completion offers it. */
