@@ -175,3 +175,32 @@ describe('a sheet refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 });
+
+describe('the README', () => {
+  it('shows a sheet that is valid as it stands: five rows, two Arabic names, one row with two items', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const sheet = /```csv\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(sheet).toBeDefined();
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'invoices.csv'), sheet ?? '');
+    const result = await runCreate(home, [
+      'single',
+      '--file',
+      'invoices.csv',
+      '--date-format',
+      'DD/MM/YYYY',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.records.map((entry) => [entry.row, entry.status])).toEqual([
+      [2, 'valid'],
+      [3, 'valid'],
+      [4, 'valid'],
+      [5, 'valid'],
+      [6, 'valid'],
+    ]);
+    expect((await received(sandbox)).count).toBe(0);
+  });
+});
