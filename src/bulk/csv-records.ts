@@ -4,6 +4,7 @@ import { parse, CsvError, type Options } from 'csv-parse';
 import { UsageError, type FieldIssue } from '../errors.js';
 import { resolveColumn } from './csv-columns.js';
 import { rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
+import { replay } from './input-format.js';
 import type { IssuePlace, SourceRecord } from './records.js';
 
 // Streams the rows of a CSV file as records, a batch at a time, each numbered as a spreadsheet shows it (the header
@@ -71,18 +72,16 @@ export function readCsvRecords(chunks: AsyncIterable<Buffer>, options: CsvReadOp
     let position = 0;
     try {
       let header = true;
+      let fields: Array<CsvField | undefined> = [];
       for await (const { cells, row } of parser as AsyncIterable<NumberedRow>) {
         if (header) {
           columns = readHeader(cells, options);
+          fields = columns.map((column) => column.field);
           header = false;
           continue;
         }
         if (cells.every((cell) => cell.trim() === '')) continue;
-        const built = rowToRecord(
-          cells,
-          columns.map((column) => column.field),
-          options.dateFormat,
-        );
+        const built = rowToRecord(cells, fields, options.dateFormat);
         const issues = [...built.issues, ...strayCells(cells, columns)];
         batch.push({
           position: position++,
@@ -200,9 +199,4 @@ async function untilFirstLine(chunks: AsyncIterable<Buffer>): Promise<{ head: Bu
     if (next.value.includes(10)) break;
   }
   return { head: Buffer.concat(read), rest };
-}
-
-async function* replay(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
-  if (head.length > 0) yield head;
-  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }

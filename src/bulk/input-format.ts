@@ -190,7 +190,8 @@ async function peekStream(stream: NodeJS.ReadableStream): Promise<PeekedStream> 
   return { text, head: Buffer.concat(chunks), rest: rest as AsyncIterator<Buffer> };
 }
 
-async function* replay(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+/** The bytes already read, then the rest of the stream (text chunks as bytes). */
+export async function* replay(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
   if (head.length > 0) yield head;
   for (let next = await rest.next(); !next.done; next = await rest.next()) {
     yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
