@@ -95,6 +95,18 @@ describe('a CSV written as Excel writes it', () => {
     expect(requests.get('S-2')?.[0]?.sendingDate).toBe('2030-03-15');
   });
 
+  it('names the records to look at by their rows: a row changed after it was created is held back', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), commaSheet);
+    const first = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    expect(first.code, first.stderr).toBe(0);
+    writeFileSync(join(home, 'sheet.csv'), commaSheet.replace('99.99', '109.99'));
+    const rerun = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    expect(rerun.code).toBe(6);
+    expect(rerun.stderr).toMatch(/^ {2}row 4 \(INV-3\): changed: changed since an earlier run created it/m);
+    expect((await received(sandbox)).count).toBe(3);
+  });
+
   it('reads CSV from stdin with --format csv', async () => {
     const home = homeFor(sandbox);
     const result = await runCreate(

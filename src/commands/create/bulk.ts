@@ -99,9 +99,9 @@ export async function createInvoicesInBulk(
         shard,
         resume: plan.resume,
       });
-      if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err));
       // A spreadsheet's records are named by its row numbers.
       const numbered = input.format === 'csv' ? 'row' : 'line';
+      if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (options.report) await writeReport(resolve(context.cwd, options.report), plan.results, numbered);
       if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
     };
