@@ -180,6 +180,26 @@ describe('a sheet refused before anything is sent', () => {
     expect(ambiguous.stderr).toContain('its header holds , and ;');
     expect(ambiguous.stderr).toContain('--delimiter');
 
+    // Named with --delimiter, any separator is read, here in a file of any name with --format csv.
+    writeFileSync(
+      join(home, 'sheet.txt'),
+      'note|customer.name|customer.mobile|amount|sendingDate|releaseDate|expiryDate\n' +
+        'Tab and pipe|Amr|+201001234567|"1,000"|2030-01-01|2030-01-01|2030-02-01\n',
+    );
+    const piped = await runCreate(home, [
+      'single',
+      '--file',
+      'sheet.txt',
+      '--format',
+      'csv',
+      '--delimiter',
+      '|',
+      '--dry-run',
+      '--json',
+    ]);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect((JSON.parse(piped.stdout) as JsonReport).records).toEqual([expect.objectContaining({ status: 'valid' })]);
+
     writeFileSync(join(home, 'one.json'), '{}');
     const notCsv = await runCreate(home, ['single', '--file', 'one.json', '--date-format', 'DD/MM/YYYY']);
     expect(notCsv.code).toBe(2);
