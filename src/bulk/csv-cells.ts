@@ -14,10 +14,19 @@ export interface CsvField {
   /** The field's path, e.g. `customer.mobile` or `items[1].price`. */
   path: string;
   cell: CellKind;
+  /** The path's keys, `['items', 1, 'price']`: split once per column rather than once per cell. */
+  keys?: ReadonlyArray<string | number>;
+}
+
+/** The keys of a field path: `items[1].discount.value` is `['items', 1, 'discount', 'value']`. */
+export function pathKeys(path: string): Array<string | number> {
+  return path.split(/\.|(?=\[)/).map((key) => (key.startsWith('[') ? Number(key.slice(1, -1)) : key));
 }
 
 /** A thousands-separated number as spreadsheets write it: `1,250.50`. */
 const groupedNumber = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+/** A plain decimal of at most 15 digits, which a double carries exactly. */
+const plainNumber = /^-?(?:\d{1,15}|(?=[\d.]{3,16}$)\d+\.\d+)$/;
 const slashDate = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
 /** The value of one non-empty cell, or the problem with it. */
@@ -29,7 +38,9 @@ export function readCell(
   const trimmed = text.trim();
   switch (field.cell) {
     case 'number':
-      // Text that is no number goes to the schema as written, which says what the field takes.
+      // At most 15 digits always read back exactly (the common case, checked cheaply); text that is no number goes
+      // to the schema as written, which says what the field takes.
+      if (plainNumber.test(trimmed)) return { value: Number(trimmed) };
       return { value: numberOrText(groupedNumber.test(trimmed) ? trimmed.replaceAll(',', '') : trimmed) };
     case 'boolean':
       return { value: /^(true|false)$/i.test(trimmed) ? trimmed.toLowerCase() === 'true' : text };
@@ -92,7 +103,7 @@ export function rowToRecord(
     }
     const read = readCell(text, field, dateFormat);
     if ('issue' in read) issues.push({ path: field.path, message: read.issue });
-    else setPath(value, field.path, read.value);
+    else setPath(value, field.keys ?? pathKeys(field.path), read.value);
   }
   if (Array.isArray(value.items)) {
     const items = value.items as unknown[];
@@ -105,9 +116,8 @@ export function rowToRecord(
   return { value, issues };
 }
 
-/** Sets `customer.mobile` or `items[1].discount.value` in `target`, making the objects and arrays on the way. */
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split(/\.|(?=\[)/).map((key) => (key.startsWith('[') ? Number(key.slice(1, -1)) : key));
+/** Sets the field at `keys` in `target`, making the objects and arrays on the way. */
+function setPath(target: Record<string, unknown>, keys: ReadonlyArray<string | number>, value: unknown): void {
   let node: Record<string | number, unknown> = target;
   for (let index = 0; index < keys.length - 1; index++) {
     const key = keys[index] as string | number;

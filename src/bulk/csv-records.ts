@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse, CsvError, type Options } from 'csv-parse';
+import { parse, CsvError, type Parser } from 'csv-parse';
 import { UsageError, type FieldIssue } from '../errors.js';
 import { resolveColumn } from './csv-columns.js';
-import { rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
+import { pathKeys, rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
 import { replay } from './input-format.js';
 import type { IssuePlace, SourceRecord } from './records.js';
 
@@ -35,10 +35,30 @@ interface HeaderColumn {
   field?: CsvField;
 }
 
-/** A row's cells and its number in the sheet. */
-interface NumberedRow {
-  cells: string[];
-  row: number;
+/**
+ * The parser's records, read as they are ready: a loop of read() calls costs less than async iteration of the
+ * stream, a promise per record, over a sheet of 100,000 rows.
+ */
+async function* parsedRows(parser: Parser): AsyncGenerator<string[]> {
+  for (;;) {
+    for (let cells = parser.read() as string[] | null; cells !== null; cells = parser.read() as string[] | null) {
+      yield cells;
+    }
+    if (parser.readableEnded) return;
+    if (parser.errored) throw parser.errored;
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        parser.off('readable', settle);
+        parser.off('end', settle);
+        parser.off('error', settle);
+        if (error) reject(error);
+        else resolve();
+      };
+      parser.on('readable', settle);
+      parser.on('end', settle);
+      parser.on('error', settle);
+    });
+  }
 }
 
 const candidates = [',', ';', '\t', '|'];
@@ -57,23 +77,18 @@ export function readCsvRecords(chunks: AsyncIterable<Buffer>, options: CsvReadOp
   const records = async function* (): AsyncGenerator<SourceRecord[]> {
     const { head, rest } = await untilFirstLine(chunks);
     const delimiter = options.delimiter ?? sniffDelimiter(head.toString('utf8'), options.name);
-    // The row as a spreadsheet numbers it: every record so far (the header too) and the blank lines skipped.
-    const parsing: Options<NumberedRow, string[]> = {
-      bom: true,
-      delimiter,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      on_record: (cells, info) => ({ cells, row: info.records + info.empty_lines }),
-    };
-    const parser = parse(parsing as unknown as Options);
+    // Blank lines come out as rows of one empty cell: counted, so rows are numbered as a spreadsheet numbers them.
+    const parser = parse({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: false });
     const fed = pipeline(Readable.from(replay(head, rest)), parser);
     fed.catch(() => undefined);
     let batch: SourceRecord[] = [];
     let position = 0;
+    let row = 0;
     try {
       let header = true;
       let fields: Array<CsvField | undefined> = [];
-      for await (const { cells, row } of parser as AsyncIterable<NumberedRow>) {
+      for await (const cells of parsedRows(parser)) {
+        row += 1;
         if (header) {
           columns = readHeader(cells, options);
           fields = columns.map((column) => column.field);
@@ -144,7 +159,7 @@ function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderCo
     const earlier = seen.get(resolved.path);
     if (earlier) problems.push(`column ${letter} "${header.trim()}" gives ${resolved.path} again (column ${earlier})`);
     seen.set(resolved.path, letter);
-    return { header, letter, field: resolved };
+    return { header, letter, field: { ...resolved, keys: pathKeys(resolved.path) } };
   });
   const paths = [...seen.keys()];
   if (paths.includes('items') && paths.some((path) => path.startsWith('items['))) {
