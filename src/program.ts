@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { addCreateCommands } from './commands/create/index.js';
 import { repeatable, wholeNumberFlag } from './input/flag-parsers.js';
@@ -266,6 +266,24 @@ Examples:
     .action(async (which: string) => {
       const { printSchema } = await import('./commands/schema.js');
       printSchema(which, context);
+    });
+
+  program
+    .command('template')
+    .description('print a file of invoices to start from: a CSV header and an example row, or NDJSON or JSON')
+    .addArgument(new Argument('<kind>', 'single or recurring').choices(['single', 'recurring']))
+    .addOption(new Option('--format <format>', 'csv, ndjson or json').choices(['csv', 'ndjson', 'json']).default('csv'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice template single --format csv > invoices.csv
+  $ einvoice template recurring --format ndjson > plans.ndjson
+  $ einvoice template single --format json > invoice.json`,
+    )
+    .action(async (kind: string, _options, command: Command) => {
+      const { printTemplate } = await import('./commands/template.js');
+      printTemplate(kind, globals<{ format?: string }>(command).format, context);
     });
 
   program

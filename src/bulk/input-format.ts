@@ -9,7 +9,7 @@ import { parseJsonExactly } from '../schemas/exact-json.js';
 // object (the one-invoice flow), a JSON array of invoices, or NDJSON (one invoice per line).
 
 /** How the records of a file of many invoices are written. */
-export type RecordFormat = 'array' | 'ndjson';
+export type RecordFormat = 'array' | 'ndjson' | 'csv';
 
 /** What `--file` holds. */
 export type InvoiceFileInput =
@@ -28,22 +28,42 @@ export type InvoiceFileInput =
     };
 
 const ndjsonExtensions = new Set(['.ndjson', '.jsonl']);
+const csvExtensions = new Set(['.csv', '.tsv']);
 /** How far detection reads while looking for the end of the first two lines. */
 const peekLimit = 1 << 20;
 
-/** Reads just enough of `--file` to tell one invoice from many; one invoice is parsed as before. */
-export async function readInvoiceFile(path: string, context: CommandContext): Promise<InvoiceFileInput> {
+/**
+ * Reads just enough of `--file` to tell one invoice from many; one invoice is parsed as before. `forced` is
+ * `--format`: CSV and NDJSON are always many; JSON is one invoice or an array.
+ */
+export async function readInvoiceFile(
+  path: string,
+  context: CommandContext,
+  forced?: 'csv' | 'ndjson' | 'json',
+): Promise<InvoiceFileInput> {
   const name = path === '-' ? 'stdin' : path;
+  const named = forced === 'csv' || forced === 'ndjson' ? forced : undefined;
   if (path !== '-') {
     const absolutePath = resolve(context.cwd, path);
-    const byExtension = ndjsonExtensions.has(extname(absolutePath).toLowerCase());
-    const format = byExtension ? 'ndjson' : detectFormat(await peekFile(absolutePath, name));
+    const extension = extname(absolutePath).toLowerCase();
+    const byExtension = forced
+      ? named
+      : ndjsonExtensions.has(extension)
+        ? 'ndjson'
+        : csvExtensions.has(extension)
+          ? 'csv'
+          : undefined;
+    const format = byExtension ?? detectFormat(await peekFile(absolutePath, name));
     if (format === undefined || !(await readable(absolutePath))) {
       // One invoice (or a file that cannot be read): read as the one-invoice flow always has, with its messages.
       const { readJsonInput } = await import('../input/json-file.js');
       return { kind: 'one', value: await readJsonInput(path, context) };
     }
     return many(format, path, name, absolutePath, () => createReadStream(absolutePath, { highWaterMark: 1 << 16 }));
+  }
+  if (named) {
+    const stdin = (context.stdin as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    return many(named, path, name, undefined, () => replay(Buffer.alloc(0), stdin));
   }
   const peeked = await peekStream(context.stdin);
   const format = detectFormat(peeked.text);
@@ -170,7 +190,8 @@ async function peekStream(stream: NodeJS.ReadableStream): Promise<PeekedStream> 
   return { text, head: Buffer.concat(chunks), rest: rest as AsyncIterator<Buffer> };
 }
 
-async function* replay(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+/** The bytes already read, then the rest of the stream (text chunks as bytes). */
+export async function* replay(head: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
   if (head.length > 0) yield head;
   for (let next = await rest.next(); !next.done; next = await rest.next()) {
     yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;

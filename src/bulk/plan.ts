@@ -2,7 +2,7 @@ import { interruptedBy, type FieldIssue } from '../errors.js';
 import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
-import type { SourceRecord } from './records.js';
+import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import type { RecordResult } from './results.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { SpoolEntry } from './spool.js';
@@ -26,6 +26,8 @@ export interface PlanOptions extends RecordContext {
   /** Receives the records to send; absent for a dry run. A returned promise means: wait before writing more. */
   spool?: { write(entry: SpoolEntry): Promise<void> | undefined };
   signal?: AbortSignal;
+  /** How issues name their record and field (default: record and line). */
+  place?: IssuePlace;
 }
 
 /** How a rerun relates to the earlier runs of its journal. */
@@ -68,6 +70,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
   let toSend = 0;
+  const place = options.place ?? recordAndLine;
 
   for await (const batch of options.records) {
     if (options.signal?.aborted)
@@ -83,15 +86,17 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       };
       const index = results.push(result) - 1;
       const invalid = (found: FieldIssue[]) => {
-        const where = `record ${result.record} (line ${source.line})`;
         result.status = 'invalid';
         result.issues = found;
         for (const issue of found) {
-          issues.push({ path: issue.path === wholeRecord ? where : `${where}: ${issue.path}`, message: issue.message });
+          issues.push({
+            path: place(source, issue.path === wholeRecord ? undefined : issue.path),
+            message: issue.message,
+          });
         }
       };
 
-      const parsed = parseRecord(source.text);
+      const parsed = source.value ? { record: source.value } : parseRecord(source.text);
       if ('issue' in parsed) {
         invalid([parsed.issue]);
         continue;
@@ -113,7 +118,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         ? { raw: earlier.body as Record<string, unknown>, issues: [] }
         : mergeRecord(record, result.record, options, content);
       const checked = checkBody(merged.raw, merged.issues, options);
-      const body = 'body' in checked ? checked.body : undefined;
+      const body = 'body' in checked && !source.issues ? checked.body : undefined;
       const identity = body?.businessReference === undefined ? undefined : (body as InvoiceIdentity);
 
       if (earlier?.state === 'created') {
@@ -125,7 +130,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         continue;
       }
       if (!body) {
-        invalid('issues' in checked ? checked.issues : []);
+        invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
         continue;
       }
       result.businessReference = body.businessReference;
@@ -162,6 +167,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
 
   if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
   return { results, issues, toSend, resume: journal ? resume : undefined };
+}
+
+/** The issues met while reading a record first, then the schema's about other fields. */
+function withSourceIssues(own: FieldIssue[] | undefined, checked: FieldIssue[]): FieldIssue[] {
+  if (!own) return checked;
+  const covered = (path: string) => own.some((issue) => path === issue.path || path.startsWith(`${issue.path}.`));
+  return [...own, ...checked.filter((issue) => !covered(issue.path))];
 }
 
 function stringField(value: unknown): string | undefined {

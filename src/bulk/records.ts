@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError, type FieldIssue } from '../errors.js';
 import type { RecordFormat } from './input-format.js';
 
 // Streams the records of a file of many invoices, a chunk's worth at a time, so memory stays flat however long the
@@ -11,14 +11,27 @@ export interface SourceRecord {
   position: number;
   /** Line of the file where the record starts, from 1. */
   line: number;
-  /** The record's JSON text. */
+  /** The record's JSON text; empty for a CSV row, whose record is `value`. */
   text: string;
+  /** The record already built (from a CSV row's cells). */
+  value?: Record<string, unknown>;
+  /** Problems met while building `value`, reported with the schema's. */
+  issues?: FieldIssue[];
 }
+
+/** How an issue names where it is: the record alone (no path), or one of its fields. */
+export type IssuePlace = (source: SourceRecord, path?: string) => string;
+
+/** `record 3 (line 4)`, `record 3 (line 4): customer.mobile`. */
+export const recordAndLine: IssuePlace = (source, path) => {
+  const where = `record ${source.position + 1} (line ${source.line})`;
+  return path === undefined ? where : `${where}: ${path}`;
+};
 
 /** Splits `chunks` into batches of records: one per non-blank line for NDJSON, one per element for a JSON array. */
 export function readRecords(
   chunks: AsyncIterable<Buffer>,
-  format: RecordFormat,
+  format: Exclude<RecordFormat, 'csv'>,
   name: string,
 ): AsyncGenerator<SourceRecord[]> {
   return format === 'ndjson' ? ndjsonRecords(chunks) : arrayRecords(chunks, name);

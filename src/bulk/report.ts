@@ -7,11 +7,14 @@ import type { BatchSummary } from './summary.js';
 
 // The per-record report: `--report FILE` as CSV or NDJSON (by the file's extension), and the `--json` document.
 
+/** What a record's `line` is called: a line of a JSON file, or a row of a spreadsheet. */
+export type Numbered = 'line' | 'row';
+
 /** A record as the report and --json show it; absent fields are left out. */
-export function reportEntry(result: RecordResult): Record<string, unknown> {
+export function reportEntry(result: RecordResult, numbered: Numbered = 'line'): Record<string, unknown> {
   return {
     record: result.record,
-    ...(result.line !== undefined ? { line: result.line } : {}),
+    ...(result.line !== undefined ? { [numbered]: result.line } : {}),
     businessReference: result.businessReference ?? null,
     status: result.status,
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
@@ -30,7 +33,7 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** One CSV row of a record; an invalid record's error lists its issues. */
+/** One CSV row of a record; an invalid record's error lists its issues (`line` is the row for a CSV input). */
 export function csvRow(result: RecordResult): string {
   const error =
     result.error ?? result.issues?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? undefined;
@@ -44,7 +47,11 @@ export function reportFormat(path: string): 'csv' | 'ndjson' {
 }
 
 /** Writes the report: one line per record, in file order. */
-export async function writeReport(path: string, results: readonly RecordResult[]): Promise<void> {
+export async function writeReport(
+  path: string,
+  results: readonly RecordResult[],
+  numbered: Numbered = 'line',
+): Promise<void> {
   const format = reportFormat(path);
   // The report holds customers' references and the service's messages: the user's alone.
   const out = createWriteStream(path, { mode: 0o600 });
@@ -53,8 +60,10 @@ export async function writeReport(path: string, results: readonly RecordResult[]
   const write = async (line: string) => {
     if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), failed]);
   };
-  if (format === 'csv') await write(csvColumns.join(','));
-  for (const result of results) await write(format === 'csv' ? csvRow(result) : JSON.stringify(reportEntry(result)));
+  if (format === 'csv') await write(csvColumns.map((column) => (column === 'line' ? numbered : column)).join(','));
+  for (const result of results) {
+    await write(format === 'csv' ? csvRow(result) : JSON.stringify(reportEntry(result, numbered)));
+  }
   out.end();
   await Promise.race([once(out, 'finish'), failed]);
 }
@@ -81,10 +90,11 @@ export async function writeJsonReport(
   stream: NodeJS.WritableStream,
   summary: BatchSummary,
   results: readonly RecordResult[],
+  numbered: Numbered = 'line',
 ): Promise<void> {
   let chunk = `{"summary":${JSON.stringify(summary)},\n"records":[`;
   for (let index = 0; index < results.length; index++) {
-    chunk += `${index === 0 ? '\n' : ',\n'}${JSON.stringify(reportEntry(results[index] as RecordResult))}`;
+    chunk += `${index === 0 ? '\n' : ',\n'}${JSON.stringify(reportEntry(results[index] as RecordResult, numbered))}`;
     if (chunk.length > 1 << 16) {
       if (!stream.write(chunk)) await drained(stream);
       chunk = '';

@@ -26,6 +26,7 @@ const fileFlags = new Set(['--file', '--config', '--save', '--report', '--journa
 const argumentValues: Record<string, readonly string[]> = {
   completion: completionShells,
   schema: jsonSchemaNames,
+  template: ['single', 'recurring'],
 };
 
 /** One flag as completion offers it. */
@@ -58,7 +59,8 @@ function toFlag(option: Option): Flag | undefined {
     short: option.short,
     description: option.description,
     takesValue: option.required || option.optional,
-    values: flagValues[option.long],
+    // An option with choices (--format, --date-format) offers them; the invoice fields' values are in flagValues.
+    values: flagValues[option.long] ?? option.argChoices,
     file: fileFlags.has(option.long),
   };
 }

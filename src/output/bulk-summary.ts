@@ -9,7 +9,12 @@ import { terminalSafe } from './safe-text.js';
 const listed = 20;
 
 /** The summary as the merchant reads it on stderr, with the records that need a look. */
-export function renderSummary(summary: BatchSummary, results: readonly RecordResult[], chalk: ChalkInstance): string {
+export function renderSummary(
+  summary: BatchSummary,
+  results: readonly RecordResult[],
+  chalk: ChalkInstance,
+  numbered: 'line' | 'row' = 'line',
+): string {
   const seconds = (summary.durationMs / 1000).toFixed(1);
   const head = summary.dryRun
     ? `Dry run of ${formatCount(summary.total)} ${summary.kind} invoice records (${summary.environment}): nothing was sent.`
@@ -44,15 +49,16 @@ export function renderSummary(summary: BatchSummary, results: readonly RecordRes
   );
   if (attention.length > 0) {
     lines.push('Records to look at:');
-    for (const result of attention.slice(0, listed)) lines.push(`  ${describe(result)}`);
+    for (const result of attention.slice(0, listed)) lines.push(`  ${describe(result, numbered)}`);
     if (attention.length > listed) lines.push(`  ...and ${attention.length - listed} more (--report lists them all)`);
   }
   if (summary.journal) lines.push(chalk.dim(`Journal: ${summary.journal}`));
   return lines.join('\n');
 }
 
-function describe(result: RecordResult): string {
+function describe(result: RecordResult, numbered: 'line' | 'row'): string {
   const reference = result.businessReference ? ` (${result.businessReference})` : '';
-  // The error may be the service's own words.
-  return terminalSafe(`record ${result.record}${reference}: ${result.status}: ${result.error ?? ''}`);
+  // A spreadsheet's record is found by its row; the error may be the service's own words.
+  const where = numbered === 'row' && result.line !== undefined ? `row ${result.line}` : `record ${result.record}`;
+  return terminalSafe(`${where}${reference}: ${result.status}: ${result.error ?? ''}`);
 }

@@ -37,7 +37,16 @@ async function complete(...words: string[]): Promise<string[]> {
 
 describe('bash completion', () => {
   it('offers the commands, and the subcommands of a group', async () => {
-    expect(await complete('')).toEqual(['stats', 'refund', 'create', 'sandbox', 'config', 'schema', 'completion']);
+    expect(await complete('')).toEqual([
+      'stats',
+      'refund',
+      'create',
+      'sandbox',
+      'config',
+      'schema',
+      'template',
+      'completion',
+    ]);
     expect(await complete('sa')).toEqual(['sandbox']);
     expect(await complete('sandbox', '')).toEqual(['serve', 'ui', 'reset', 'pay', 'cancel', 'expire', 'outbox']);
     expect(await complete('config', '')).toEqual(['init', 'show']);
@@ -72,6 +81,8 @@ describe('bash completion', () => {
     expect(await complete('schema', '')).toEqual(['single', 'recurring', 'refund', 'config']);
     expect(await complete('schema', 'single', '')).toEqual([]);
     expect(await complete('completion', 'z')).toEqual(['zsh']);
+    expect(await complete('template', '')).toEqual(['single', 'recurring']);
+    expect(await complete('template', 'single', '--format', '')).toEqual(['csv', 'ndjson', 'json']);
     expect(await complete('refund', '1000007', '--file', 'ref')).toEqual(['refund.json']);
     expect(await complete('refund', '1000007', '--amount', '')).toEqual([]);
   });

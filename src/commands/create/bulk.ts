@@ -7,7 +7,7 @@ import { checkJournalFits, journalFor, targetOf, type JournalTarget } from '../.
 import { bulkDefaults, type BulkFlags } from '../../bulk/options.js';
 import { planBatch, type Plan } from '../../bulk/plan.js';
 import { startProgress } from '../../bulk/progress.js';
-import { readRecords } from '../../bulk/records.js';
+import { readRecords, type IssuePlace, type SourceRecord } from '../../bulk/records.js';
 import { writeJsonReport, writeReport } from '../../bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
 import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
@@ -73,9 +73,11 @@ export async function createInvoicesInBulk(
     }
     const now = earlier?.resolveDatesAt ?? new Date();
     spool = dryRun || !journal ? undefined : new Spool(`${journal.path}.spool`);
+    const source = await recordsOf(input, options);
     const plan = await planBatch({
       kind,
-      records: readRecords(input.open(), input.format, input.name),
+      records: source.records,
+      place: source.place,
       defaults: profile.defaults,
       flags: flags.invoice,
       now,
@@ -98,9 +100,11 @@ export async function createInvoicesInBulk(
         shard,
         resume: plan.resume,
       });
-      if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err));
-      if (options.report) await writeReport(resolve(context.cwd, options.report), plan.results);
-      if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results);
+      // A spreadsheet's records are named by its row numbers.
+      const numbered = input.format === 'csv' ? 'row' : 'line';
+      if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
+      if (options.report) await writeReport(resolve(context.cwd, options.report), plan.results, numbered);
+      if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
     };
 
     if (plan.issues.length > 0 && !options.skipInvalid) {
@@ -166,6 +170,21 @@ export async function createInvoicesInBulk(
     await spool?.dispose();
     await release?.();
   }
+}
+
+/** The records of the input, and how their issues are placed (CSV: by row and column). */
+async function recordsOf(
+  input: ManyInvoices,
+  options: BulkCreateOptions,
+): Promise<{ records: AsyncIterable<SourceRecord[]>; place?: IssuePlace }> {
+  if (input.format !== 'csv') return { records: readRecords(input.open(), input.format, input.name) };
+  const { readCsvRecords } = await import('../../bulk/csv-records.js');
+  return readCsvRecords(input.open(), {
+    name: input.name,
+    delimiter: options.delimiter,
+    dateFormat: options.dateFormat,
+    ignoreColumns: options.ignoreColumn,
+  });
 }
 
 /** What one bulk run sends with. */

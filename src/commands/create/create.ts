@@ -1,13 +1,14 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readInvoiceFile } from '../../bulk/input-format.js';
+import { csvFlagsGiven } from '../../bulk/csv-options.js';
 import { bulkFlagsGiven } from '../../bulk/options.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { openSession } from '../../session.js';
 import type { CreateOptions } from './options.js';
 
 /**
- * `einvoice create single|recurring`: a file of many invoices (a JSON array or NDJSON) goes to bulk creation; one
+ * `einvoice create single|recurring`: a file of many invoices (a JSON array, NDJSON or CSV) goes to bulk creation; one
  * invoice, from a file, flags or prompts, to the one-invoice flow. Each is imported only when it runs.
  */
 export async function createInvoices(
@@ -16,7 +17,13 @@ export async function createInvoices(
   context: CommandContext,
 ): Promise<void> {
   const session = await openSession(options, context);
-  const input = options.file ? await readInvoiceFile(options.file, context) : undefined;
+  const input = options.file ? await readInvoiceFile(options.file, context, options.format) : undefined;
+  const csvOnly = input?.kind === 'many' && input.format === 'csv' ? [] : csvFlagsGiven(options);
+  if (csvOnly.length > 0) {
+    throw new UsageError(`${csvOnly.join(', ')} apply only to a CSV --file; nothing was sent.`, {
+      hint: 'A file ending in .csv is read as CSV, and --format csv reads any --file (or stdin) as CSV.',
+    });
+  }
   if (input?.kind === 'many') {
     const { createInvoicesInBulk } = await import('./bulk.js');
     return createInvoicesInBulk(kind, options, session, input, context);

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
+import { csvOptions } from '../../bulk/csv-options.js';
 import { bulkFlags } from '../../bulk/options.js';
 import { repeatable } from '../../input/flag-parsers.js';
 import { helpOf, inScope, invoiceFields } from '../../input/invoice-fields.js';
@@ -23,7 +24,7 @@ function invoiceOptions(kind: InvoiceKind): Option[] {
   });
 }
 
-const bulkGroup = 'Many invoices (--file holding a JSON array or NDJSON, one invoice per line):';
+const bulkGroup = 'Many invoices (--file holding a JSON array, NDJSON or CSV):';
 
 /** Flags of bulk creation from a file of many invoices, generated from their table. */
 function bulkOptions(): Option[] {
@@ -45,6 +46,7 @@ Examples:
   $ einvoice create single --file invoice.json --env staging --yes
   $ einvoice create single --file invoices.ndjson --env staging --yes --concurrency 16 --report report.csv
   $ einvoice create single --file invoices.ndjson --shard 2/4 --reference-prefix ci-2026-06-
+  $ einvoice create single --file invoices.csv --date-format DD/MM/YYYY --report report.csv
   $ einvoice create single            # in a terminal: asks for each field`,
   recurring: `
 Examples:
@@ -67,11 +69,11 @@ export function addCreateCommands(program: Command, context: CommandContext): vo
     const command = create
       .command(kind)
       .description(kind === 'single' ? 'create a single invoice' : 'create a recurring invoice');
-    for (const option of [...invoiceOptions(kind), ...bulkOptions()]) command.addOption(option);
+    for (const option of [...invoiceOptions(kind), ...bulkOptions(), ...csvOptions()]) command.addOption(option);
     command
       .option(
         '-f, --file <file>',
-        'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array or NDJSON creates many',
+        'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array, NDJSON or CSV creates many',
       )
       .option('-y, --yes', 'send without the preview and confirmation; keep --amount when it differs from the items')
       .option('--dry-run', 'print the exact JSON body that would be sent, send nothing')

@@ -1,9 +1,10 @@
+import type { CsvFlags } from '../../bulk/csv-options.js';
 import type { BulkFlags } from '../../bulk/options.js';
 import type { GlobalOptions } from '../../context.js';
 import type { InvoiceFlags } from '../../input/invoice-fields.js';
 
-/** What `einvoice create single|recurring` is given: the global options, the invoice's and the bulk run's flags. */
-export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags {
+/** What `einvoice create single|recurring` is given: the global options, the invoice's, the bulk run's and a CSV file's flags. */
+export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags, CsvFlags {
   file?: string;
   yes?: boolean;
   dryRun?: boolean;

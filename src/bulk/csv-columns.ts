@@ -1,0 +1,95 @@
+import { invoiceFields } from '../input/invoice-fields.js';
+import { jsonSchemaOf } from '../schemas/json-schema.js';
+
+// Which invoice field a CSV column holds. The one place of the CSV reader that knows the fields' names and kinds of
+// value: the dotted paths of both request schemas, and the flag names of the invoice field descriptions. Item fields are columns per item
+// (`items[0].price`); `items` (or the flag name `item`) is one column of items in the --item syntax.
+
+/** How a cell of the column is read. */
+export type CellKind = 'text' | 'number' | 'boolean' | 'date' | 'item-specs';
+
+/** A column of the header, resolved. */
+export type ResolvedColumn = { path: string; cell: CellKind } | { unknown: string; suggestion?: string };
+
+interface KnownField {
+  /** The path with `items[]` for an item's fields. */
+  path: string;
+  cell: CellKind;
+}
+
+const dateFields = new Set(['sendingDate', 'expiryDate', 'releaseDate']);
+let known: Map<string, KnownField> | undefined;
+
+/** Every field of either kind of invoice by its dotted path, then by flag name (lower case). */
+function knownFields(): Map<string, KnownField> {
+  if (known) return known;
+  known = new Map();
+  const walk = (properties: Record<string, Record<string, unknown>>, prefix: string) => {
+    for (const [key, schema] of Object.entries(properties)) {
+      if (key === '$schema') continue;
+      const path = `${prefix}${key}`;
+      const nested = schema.type === 'array' ? (schema.items as Record<string, unknown>) : schema;
+      if (nested.properties)
+        walk(nested.properties as typeof properties, schema.type === 'array' ? `${path}[].` : `${path}.`);
+      if (schema.type === 'array') known?.set(path.toLowerCase(), { path, cell: 'item-specs' });
+      else if (!nested.properties) known?.set(path.toLowerCase(), { path, cell: cellKind(path, schema) });
+    }
+  };
+  for (const kind of ['single', 'recurring'] as const) {
+    walk(jsonSchemaOf(kind).properties as Record<string, Record<string, unknown>>, '');
+  }
+  for (const { flag, path } of invoiceFields) {
+    const field = known.get(path.toLowerCase());
+    if (field) known.set(flag.slice(2), field);
+  }
+  return known;
+}
+
+function cellKind(path: string, schema: Record<string, unknown>): CellKind {
+  if (dateFields.has(path)) return 'date';
+  if (schema.type === 'number' || schema.type === 'integer') return 'number';
+  const choices = (schema.anyOf as Array<{ type?: string }> | undefined)?.map((choice) => choice.type);
+  return choices?.includes('boolean') ? 'boolean' : 'text';
+}
+
+/** The field a header names: a dotted path (`customer.mobile`, `items[0].price`) or a flag name (`customer-mobile`). */
+export function resolveColumn(header: string): ResolvedColumn {
+  const name = header.trim().replace(/^--/, '');
+  const index = /\[(\d+)\]/.exec(name)?.[1];
+  const field = knownFields().get(name.replace(/\[\d+\]/, '[]').toLowerCase());
+  if (field && (index === undefined) === !field.path.includes('[]')) {
+    return {
+      path: index === undefined ? field.path : field.path.replace('[]', `[${Number(index)}]`),
+      cell: field.cell,
+    };
+  }
+  return { unknown: header, suggestion: closest(name.replace(/\[\d+\]/, '[0]').toLowerCase()) };
+}
+
+/** The known column name nearest to `name`, when it is near enough to be a slip. */
+function closest(name: string): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const [key, field] of knownFields()) {
+    const candidate = key === field.path.toLowerCase() ? field.path.replace('[]', '[0]') : key;
+    const distance = editDistance(name, candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { name: candidate, distance };
+  }
+  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

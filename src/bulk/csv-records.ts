@@ -1,0 +1,217 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse, CsvError, type Parser } from 'csv-parse';
+import { UsageError, type FieldIssue } from '../errors.js';
+import { resolveColumn } from './csv-columns.js';
+import { pathKeys, rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
+import { replay } from './input-format.js';
+import type { IssuePlace, SourceRecord } from './records.js';
+
+// Streams the rows of a CSV file as records, a batch at a time, each numbered as a spreadsheet shows it (the header
+// is row 1; blank rows count) and carrying the record built from its cells. Parsing is csv-parse's: quotes, commas
+// and line breaks inside quotes, a byte order mark, CRLF.
+
+/** How a CSV input is read. */
+export interface CsvReadOptions {
+  /** How messages name the input. */
+  name: string;
+  /** The separator; sniffed from the header when absent. */
+  delimiter?: string;
+  dateFormat?: DateFormat;
+  /** Header names of columns to skip. */
+  ignoreColumns?: readonly string[];
+}
+
+/** The records of a CSV input, and how a record's issues name their row and column. */
+export interface CsvRecords {
+  records: AsyncGenerator<SourceRecord[]>;
+  place: IssuePlace;
+}
+
+/** A header column: what it is called in the sheet, its letter, and the field it holds (none when ignored). */
+interface HeaderColumn {
+  header: string;
+  letter: string;
+  field?: CsvField;
+}
+
+/**
+ * The parser's records, read as they are ready: a loop of read() calls costs less than async iteration of the
+ * stream, a promise per record, over a sheet of 100,000 rows.
+ */
+async function* parsedRows(parser: Parser): AsyncGenerator<string[]> {
+  for (;;) {
+    for (let cells = parser.read() as string[] | null; cells !== null; cells = parser.read() as string[] | null) {
+      yield cells;
+    }
+    if (parser.readableEnded) return;
+    if (parser.errored) throw parser.errored;
+    await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        parser.off('readable', settle);
+        parser.off('end', settle);
+        parser.off('error', settle);
+        if (error) reject(error);
+        else resolve();
+      };
+      parser.on('readable', settle);
+      parser.on('end', settle);
+      parser.on('error', settle);
+    });
+  }
+}
+
+const candidates = [',', ';', '\t', '|'];
+const batchSize = 512;
+
+/** Reads a CSV input of invoices; the header is checked before the first record comes out. */
+export function readCsvRecords(chunks: AsyncIterable<Buffer>, options: CsvReadOptions): CsvRecords {
+  let columns: HeaderColumn[] = [];
+  const place: IssuePlace = (source, path) => {
+    if (path === undefined) return `row ${source.line}`;
+    const column = columnOf(columns, path);
+    if (!column) return `row ${source.line}, ${path}`;
+    const named = `row ${source.line}, column ${column.header.trim()} (${column.letter})`;
+    return column.field?.path === path ? named : `${named}: ${path}`;
+  };
+  const records = async function* (): AsyncGenerator<SourceRecord[]> {
+    const { head, rest } = await untilFirstLine(chunks);
+    const delimiter = options.delimiter ?? sniffDelimiter(head.toString('utf8'), options.name);
+    // Blank lines come out as rows of one empty cell: counted, so rows are numbered as a spreadsheet numbers them.
+    const parser = parse({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: false });
+    const fed = pipeline(Readable.from(replay(head, rest)), parser);
+    fed.catch(() => undefined);
+    let batch: SourceRecord[] = [];
+    let position = 0;
+    let row = 0;
+    try {
+      let header = true;
+      let fields: Array<CsvField | undefined> = [];
+      for await (const cells of parsedRows(parser)) {
+        row += 1;
+        if (header) {
+          columns = readHeader(cells, options);
+          fields = columns.map((column) => column.field);
+          header = false;
+          continue;
+        }
+        if (cells.every((cell) => cell.trim() === '')) continue;
+        const built = rowToRecord(cells, fields, options.dateFormat);
+        const issues = [...built.issues, ...strayCells(cells, columns)];
+        batch.push({
+          position: position++,
+          line: row,
+          text: '',
+          value: built.value,
+          ...(issues.length > 0 ? { issues } : {}),
+        });
+        if (batch.length >= batchSize) {
+          yield batch;
+          batch = [];
+        }
+      }
+      await fed;
+    } catch (error) {
+      if (error instanceof CsvError) {
+        throw new UsageError(`--file ${options.name} is not valid CSV: ${error.message}; nothing was sent.`);
+      }
+      throw error;
+    }
+    if (columns.length === 0) throw new UsageError(`--file ${options.name} has no header row; nothing was sent.`);
+    if (batch.length > 0) yield batch;
+  };
+  return { records: records(), place };
+}
+
+/** The column an issue's path belongs to: its own, or the nearest enclosing one (`items` for `items[1].price`). */
+function columnOf(columns: readonly HeaderColumn[], path: string): HeaderColumn | undefined {
+  for (let prefix = path; prefix !== ''; prefix = prefix.replace(/(\.[^.[]*|\[\d+\])$/, '')) {
+    const column = columns.find((candidate) => candidate.field?.path === prefix);
+    if (column) return column;
+    if (!/(\.[^.[]*|\[\d+\])$/.test(prefix)) break;
+  }
+  return undefined;
+}
+
+/** The spreadsheet's letter of a column from 0: A ... Z, AA ... */
+export function columnLetter(index: number): string {
+  let letter = '';
+  for (let rest = index + 1; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    letter = String.fromCharCode(65 + ((rest - 1) % 26)) + letter;
+  }
+  return letter;
+}
+
+/** Checks the header: every column an invoice field (or ignored), none twice, items in one form only. */
+function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderColumn[] {
+  const ignored = new Set(options.ignoreColumns?.map((name) => name.trim().toLowerCase()));
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  const columns = cells.map((header, index): HeaderColumn => {
+    const letter = columnLetter(index);
+    if (header.trim() === '' || ignored.has(header.trim().toLowerCase())) return { header, letter };
+    const resolved = resolveColumn(header);
+    if ('unknown' in resolved) {
+      const hint = resolved.suggestion ? `; did you mean ${resolved.suggestion}?` : '';
+      problems.push(`column ${letter} "${header.trim()}" is not an invoice field${hint}`);
+      return { header, letter };
+    }
+    const earlier = seen.get(resolved.path);
+    if (earlier) problems.push(`column ${letter} "${header.trim()}" gives ${resolved.path} again (column ${earlier})`);
+    seen.set(resolved.path, letter);
+    return { header, letter, field: { ...resolved, keys: pathKeys(resolved.path) } };
+  });
+  const paths = [...seen.keys()];
+  if (paths.includes('items') && paths.some((path) => path.startsWith('items['))) {
+    problems.push('items are given both as one items column and as items[n] columns: keep one form');
+  }
+  if (problems.length > 0) {
+    throw new UsageError(`The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`, {
+      issues: problems.map((problem) => ({ path: 'header (row 1)', message: problem })),
+      hint: '--ignore-column NAME skips a column; einvoice template single --format csv prints a header to start from.',
+    });
+  }
+  return columns;
+}
+
+/** Cells outside the named columns that hold something: never silently dropped. */
+function strayCells(cells: readonly string[], columns: readonly HeaderColumn[]): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (let index = 0; index < cells.length; index++) {
+    if ((cells[index] as string).trim() === '') continue;
+    const column = columns[index];
+    if (column === undefined) {
+      issues.push({
+        path: `column ${columnLetter(index)}`,
+        message: `has a value but no header (the header has ${columns.length} columns)`,
+      });
+    } else if (column.header.trim() === '') {
+      issues.push({ path: `column ${column.letter}`, message: 'has a value but no header: name the field it holds' });
+    }
+  }
+  return issues;
+}
+
+/** The separator of the header: the only candidate it holds, `,` when it holds none; two is ambiguous. */
+export function sniffDelimiter(text: string, name: string): string {
+  const header = (text.replace(/^\uFEFF/, '').split('\n')[0] ?? '').replace(/"[^"]*"/g, '');
+  const found = candidates.filter((candidate) => header.includes(candidate));
+  if (found.length <= 1) return found[0] ?? ',';
+  const shown = found.map((candidate) => (candidate === '\t' ? 'tab' : candidate)).join(' and ');
+  throw new UsageError(`Cannot tell the separator of --file ${name}: its header holds ${shown}; nothing was sent.`, {
+    hint: 'Name it with --delimiter, e.g. --delimiter ";" or --delimiter tab.',
+  });
+}
+
+/** Reads until the header's line break (or the end), so the separator can be sniffed before parsing. */
+async function untilFirstLine(chunks: AsyncIterable<Buffer>): Promise<{ head: Buffer; rest: AsyncIterator<Buffer> }> {
+  const rest = chunks[Symbol.asyncIterator]();
+  const read: Buffer[] = [];
+  for (;;) {
+    const next = await rest.next();
+    if (next.done) break;
+    read.push(next.value);
+    if (next.value.includes(10)) break;
+  }
+  return { head: Buffer.concat(read), rest };
+}

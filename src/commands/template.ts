@@ -1,0 +1,95 @@
+import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { csvField } from '../bulk/report.js';
+import { toJson } from '../output/format.js';
+import { invoiceKinds, type InvoiceKind } from '../schemas/invoice.js';
+
+// `einvoice template`: a file to start from, in each format --file reads. The CSV header holds the fields a merchant
+// most often fills, with the item's fields as items[0].* columns; an empty cell means "not given".
+
+/** The formats a template is printed in. */
+export const templateFormats = ['csv', 'ndjson', 'json'] as const;
+type TemplateFormat = (typeof templateFormats)[number];
+
+const customer = { name: 'Amr Hassan', mobile: '+201012345678', email: 'amr.hassan@example.com' };
+const shared = { sendingDate: 'today', releaseDate: 'today', expiryDate: '+30d' };
+
+/** One example invoice of each kind, valid as it stands; relative dates keep it valid whenever it is used. */
+const examples: Record<InvoiceKind, Record<string, unknown>> = {
+  single: {
+    customer,
+    ...shared,
+    businessReference: 'INV-0001',
+    note: 'Order 1043',
+    communicationLang: 'en-gb',
+    communicationMethod: 'SMS',
+    paymentType: 'PUSH_TO_CUSTOMER',
+    items: [{ itemCode: 'SKU1', purchasedQuantity: 2, price: 150.5, nameEn: 'Shirt', nameAr: 'قميص' }],
+  },
+  recurring: {
+    cycleType: 'MONTH',
+    cycleValue: 1,
+    discount: { value: 0, type: 'FLAT' },
+    customer,
+    amount: 499,
+    ...shared,
+    businessReference: 'PLAN-0001',
+    note: 'Monthly plan',
+    communicationLang: 'ar-eg',
+    communicationMethod: 'SMS',
+  },
+};
+
+const customerColumns = ['customer.name', 'customer.mobile', 'customer.email'];
+const commonColumns = [
+  'amount',
+  'sendingDate',
+  'releaseDate',
+  'expiryDate',
+  'businessReference',
+  'note',
+  'communicationLang',
+  'communicationMethod',
+];
+const trailingColumns = ['taxes', 'preferredPaymentMethod', 'alertMerchantUponExpiry'];
+const itemColumns = ['itemCode', 'purchasedQuantity', 'price', 'nameEn', 'nameAr'].map((field) => `items[0].${field}`);
+
+/** The columns of each kind's CSV template, in the order a sheet shows them. */
+export const templateColumns: Record<InvoiceKind, readonly string[]> = {
+  single: [...customerColumns, ...commonColumns, 'paymentType', ...trailingColumns, ...itemColumns],
+  recurring: [
+    'cycleType',
+    'cycleValue',
+    'discount.value',
+    'discount.type',
+    ...customerColumns,
+    ...commonColumns,
+    ...trailingColumns,
+  ],
+};
+
+/** `einvoice template single|recurring --format csv|ndjson|json`: prints the template on stdout. */
+export function printTemplate(kind: string, format: string | undefined, context: CommandContext): void {
+  if (!(invoiceKinds as readonly string[]).includes(kind)) {
+    throw new UsageError(`No invoice kind "${kind}".`, { hint: `Choose one of ${invoiceKinds.join(', ')}.` });
+  }
+  const example = examples[kind as InvoiceKind];
+  const chosen = (format ?? 'csv') as TemplateFormat;
+  if (chosen === 'json') context.stdout.write(`${toJson(example)}\n`);
+  else if (chosen === 'ndjson') context.stdout.write(`${JSON.stringify(example)}\n`);
+  else {
+    const columns = templateColumns[kind as InvoiceKind];
+    const row = columns.map((column) => csvField(valueAt(example, column)));
+    context.stdout.write(`${columns.join(',')}\n${row.join(',')}\n`);
+  }
+}
+
+/** The value at a column's path (`customer.name`, `items[0].price`) in an example. */
+function valueAt(example: Record<string, unknown>, path: string): unknown {
+  return path
+    .split(/\.|(?=\[)/)
+    .reduce<unknown>(
+      (node, key) => (node as Record<string, unknown> | undefined)?.[key.startsWith('[') ? key.slice(1, -1) : key],
+      example,
+    );
+}

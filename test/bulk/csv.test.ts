@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { resolveColumn } from '../../src/bulk/csv-columns.js';
+import { readCell, rowToRecord, splitItemSpecs } from '../../src/bulk/csv-cells.js';
+import { columnLetter, readCsvRecords, sniffDelimiter } from '../../src/bulk/csv-records.js';
+import { InexactNumber } from '../../src/schemas/exact-json.js';
+import { chunked, collect } from './helpers.js';
+
+describe('resolveColumn', () => {
+  it('reads dotted paths, flag names and item columns', () => {
+    expect(resolveColumn('customer.mobile')).toEqual({ path: 'customer.mobile', cell: 'text' });
+    expect(resolveColumn('customer-mobile')).toEqual({ path: 'customer.mobile', cell: 'text' });
+    expect(resolveColumn(' Amount ')).toEqual({ path: 'amount', cell: 'number' });
+    expect(resolveColumn('lang')).toEqual({ path: 'communicationLang', cell: 'text' });
+    expect(resolveColumn('sendingDate')).toEqual({ path: 'sendingDate', cell: 'date' });
+    expect(resolveColumn('alertMerchantUponExpiry')).toEqual({ path: 'alertMerchantUponExpiry', cell: 'boolean' });
+    expect(resolveColumn('discount.value')).toEqual({ path: 'discount.value', cell: 'number' });
+    expect(resolveColumn('items[2].price')).toEqual({ path: 'items[2].price', cell: 'number' });
+    expect(resolveColumn('items[0].discount.value')).toEqual({ path: 'items[0].discount.value', cell: 'number' });
+    expect(resolveColumn('items')).toEqual({ path: 'items', cell: 'item-specs' });
+    expect(resolveColumn('item')).toEqual({ path: 'items', cell: 'item-specs' });
+  });
+
+  it('names an unknown column with the nearest field, or none when nothing is near', () => {
+    expect(resolveColumn('custmer.mobile')).toEqual({ unknown: 'custmer.mobile', suggestion: 'customer.mobile' });
+    expect(resolveColumn('items[1].prise')).toEqual({ unknown: 'items[1].prise', suggestion: 'items[0].price' });
+    expect(resolveColumn('price')).toMatchObject({ unknown: 'price' });
+    expect(resolveColumn('Region')).toEqual({ unknown: 'Region', suggestion: undefined });
+  });
+});
+
+describe('cells', () => {
+  it('reads numbers exactly, thousands separators included, never through a float', () => {
+    const amount = { path: 'amount', cell: 'number' } as const;
+    expect(readCell('1,250.50', amount, undefined)).toEqual({ value: 1250.5 });
+    expect(readCell(' 0.10 ', amount, undefined)).toEqual({ value: 0.1 });
+    expect(readCell('90,071,992,547,409.93', amount, undefined)).toEqual({
+      value: new InexactNumber('90071992547409.93'),
+    });
+    // Not a grouped number: left for the schema to refuse by name.
+    expect(readCell('1,25', amount, undefined)).toEqual({ value: '1,25' });
+  });
+
+  it('reads DD/MM/YYYY dates only when declared', () => {
+    const date = { path: 'sendingDate', cell: 'date' } as const;
+    expect(readCell('3/4/2030', date, 'DD/MM/YYYY')).toEqual({ value: '2030-04-03' });
+    expect(readCell('2030-04-03', date, 'DD/MM/YYYY')).toEqual({ value: '2030-04-03' });
+    expect(readCell('3/4/2030', date, undefined)).toMatchObject({ issue: expect.stringContaining('--date-format') });
+  });
+
+  it('builds the record of a row: nested fields, items, empty cells left out', () => {
+    const row = rowToRecord(
+      ['Amr', '', 'TRUE', 'code=A,qty=1,price=2,en=a,ar=ب|code=B,qty=2,price=1.5,en=b,ar=ت'],
+      [
+        { path: 'customer.name', cell: 'text' },
+        { path: 'customer.mobile', cell: 'text' },
+        { path: 'alertMerchantUponExpiry', cell: 'boolean' },
+        { path: 'items', cell: 'item-specs' },
+      ],
+      undefined,
+    );
+    expect(row.issues).toEqual([]);
+    expect(row.value).toEqual({
+      customer: { name: 'Amr' },
+      alertMerchantUponExpiry: true,
+      items: [
+        { itemCode: 'A', purchasedQuantity: 1, price: 2, nameEn: 'a', nameAr: 'ب' },
+        { itemCode: 'B', purchasedQuantity: 2, price: 1.5, nameEn: 'b', nameAr: 'ت' },
+      ],
+    });
+    expect(splitItemSpecs('code="a;b",qty=1;code=c\r\ncode=d')).toEqual(['code="a;b",qty=1', 'code=c', 'code=d']);
+  });
+
+  it('reports an item left empty before a later one', () => {
+    const row = rowToRecord(['5'], [{ path: 'items[1].price', cell: 'number' }], undefined);
+    expect(row.issues).toEqual([{ path: 'items[0]', message: 'is empty while a later item is given' }]);
+  });
+});
+
+describe('reading a CSV input', () => {
+  it('numbers rows as a spreadsheet does across chunk cuts, blank lines and multi-line cells', async () => {
+    const text = '\uFEFFnote;amount\r\n"a\r\nb";1\r\n\r\n;\r\nc;"2,000"\r\n';
+    const { records } = readCsvRecords(chunked(text, 3), { name: 'sheet.csv' });
+    const read = await collect(records);
+    expect(read.map((record) => [record.position, record.line, record.value])).toEqual([
+      [0, 2, { note: 'a\r\nb', amount: 1 }],
+      [1, 5, { note: 'c', amount: 2000 }],
+    ]);
+  });
+
+  it('places issues by row, column name and letter', async () => {
+    const { records, place } = readCsvRecords(chunked('note,items\nx,code=A\n', 4), { name: 'sheet.csv' });
+    const [record] = await collect(records);
+    if (!record) throw new Error('no record');
+    expect(place(record)).toBe('row 2');
+    expect(place(record, 'note')).toBe('row 2, column note (A)');
+    expect(place(record, 'items[0].price')).toBe('row 2, column items (B): items[0].price');
+    expect(place(record, 'customer')).toBe('row 2, customer');
+  });
+
+  it('sniffs the separator from the header only when unambiguous', () => {
+    expect(sniffDelimiter('a;b;"c,d"\n1,2', 'x')).toBe(';');
+    expect(sniffDelimiter('a\tb\n', 'x')).toBe('\t');
+    expect(sniffDelimiter('note\n', 'x')).toBe(',');
+    expect(() => sniffDelimiter('a;b,c\n', 'x')).toThrow('its header holds , and ;');
+    expect([0, 25, 26, 51, 52, 701, 702].map(columnLetter)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA']);
+  });
+});

@@ -1,0 +1,63 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveColumn } from '../../src/bulk/csv-columns.js';
+import { templateColumns } from '../../src/commands/template.js';
+import { runCli } from '../helpers/cli.js';
+import { homeFor, received, runCreate } from '../helpers/create-cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+// `einvoice template`: what it prints is a valid start in each format --file reads, read back as it stands.
+
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+const extension = { csv: 'csv', ndjson: 'ndjson', json: 'json' } as const;
+
+describe('einvoice template', () => {
+  for (const kind of ['single', 'recurring'] as const) {
+    for (const format of ['csv', 'ndjson', 'json'] as const) {
+      it(`prints a ${kind} ${format} template that create reads back as valid`, async () => {
+        const home = homeFor(sandbox);
+        const printed = await runCli(['template', kind, '--format', format], { env: { HOME: home } });
+        expect(printed.code, printed.stderr).toBe(0);
+        expect(printed.stderr).toBe('');
+        const lines = printed.stdout.trimEnd().split('\n');
+        if (format === 'csv') {
+          expect(lines).toHaveLength(2);
+          expect(lines[0]?.split(',')).toEqual(templateColumns[kind]);
+        }
+        if (format === 'ndjson') expect(lines).toHaveLength(1);
+        const file = `template.${extension[format]}`;
+        writeFileSync(join(home, file), printed.stdout);
+
+        const checked = await runCreate(home, [kind, '--file', file, '--dry-run', '--json']);
+        expect(checked.code, checked.stderr).toBe(0);
+        if (format === 'csv') {
+          const report = JSON.parse(checked.stdout) as { records: Array<{ row: number; status: string }> };
+          expect(report.records).toEqual([expect.objectContaining({ row: 2, status: 'valid' })]);
+        }
+        expect((await received(sandbox)).count).toBe(0);
+      });
+    }
+  }
+
+  it('names only columns that bulk creation reads', () => {
+    for (const column of [...templateColumns.single, ...templateColumns.recurring]) {
+      expect(resolveColumn(column), column).toEqual(expect.objectContaining({ path: column }));
+    }
+  });
+
+  it('refuses an unknown kind or format with exit 2', async () => {
+    const kind = await runCli(['template', 'weekly']);
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toContain("'weekly' is invalid");
+    const format = await runCli(['template', 'single', '--format', 'xlsx']);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('Allowed choices are csv, ndjson, json');
+  });
+});
