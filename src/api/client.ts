@@ -4,7 +4,7 @@ import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '.
 import { isLoopback } from '../schemas/loopback.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from './invoice-number.js';
-import type { Refund } from '../schemas/refund.js';
+import { refundAnswerSchema, type Refund } from '../schemas/refund.js';
 import { statisticsSchema, type Statistics } from '../schemas/statistics.js';
 import { tokenProblem } from '../schemas/token.js';
 import { validate } from '../schemas/validate.js';
@@ -119,12 +119,15 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
           throw error;
         }
       });
-      return parseBody(response, statisticsSchema, 'statistics');
+      return parseBody(response, statisticsSchema, 'the body of the statistics');
     },
 
     async refundInvoice(invoiceNumber, refund, request = {}) {
       const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
-      await send(() => http.post(path, { json: refund, retry: { limit: 0 }, signal: request.signal }));
+      const response = await send(() => http.post(path, { json: refund, retry: { limit: 0 }, signal: request.signal }));
+      // A success status says the refund may be done, so an answer that is not the documented one (a login page)
+      // leaves its outcome unknown rather than reporting it done.
+      if (response.body.trim() !== '') parseBody(response, refundAnswerSchema, 'the answer to the refund', true);
     },
 
     createInvoice: (kind, invoice, request) => createInvoiceJson(kind, JSON.stringify(invoice), request),
@@ -267,20 +270,21 @@ function checkedBaseUrl(baseUrl: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
-function parseBody<T>(response: Response<string>, schema: ZodType<T>, what: string): T {
+/** The body parsed by `schema`; `mayHaveTakenEffect` when the request changes state (a refund), not for a read. */
+function parseBody<T>(response: Response<string>, schema: ZodType<T>, what: string, mayHaveTakenEffect = false): T {
   let json: unknown;
   try {
     json = JSON.parse(response.body);
   } catch {
-    throw unexpectedResponse(`the ${what} are not JSON: ${preview(response.body)}`, response, false);
+    throw unexpectedResponse(`${what} is not JSON: ${preview(response.body)}`, response, mayHaveTakenEffect);
   }
   const result = validate(schema, json);
   if (!result.success) {
     const first = result.issues[0];
     throw unexpectedResponse(
-      `the ${what} do not have the documented shape (${first?.path}: ${first?.message})`,
+      `${what} does not have the documented shape (${first?.path || 'the body'}: ${first?.message})`,
       response,
-      false,
+      mayHaveTakenEffect,
     );
   }
   return result.data;

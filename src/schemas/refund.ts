@@ -31,3 +31,9 @@ export const refundSchema = z
 export type Refund = z.output<typeof refundSchema>;
 /** A refund as a merchant may write it. */
 export type RefundInput = z.input<typeof refundSchema>;
+
+/**
+ * The answer to a refund: status 200 with a JSON object, empty in the spec's sample (section 4.2; its fields are not
+ * shown, so any are kept). An empty body is read as that empty object.
+ */
+export const refundAnswerSchema = z.looseObject({});

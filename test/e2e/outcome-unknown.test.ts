@@ -232,3 +232,39 @@ describe('--help', () => {
     expect(help.stdout).toContain('  143  terminated (SIGTERM)');
   });
 });
+
+describe('a refund answered with a success status', () => {
+  const refundArgs = ['refund', '1000007', '--amount', '5', '--reason', 'x', '--order-ref', '3712345', '--yes'];
+  const answering = (contentType: string, body: string) =>
+    serve((_request, response) => {
+      response.writeHead(200, { 'content-type': contentType });
+      response.end(body);
+    });
+
+  it('is done when the answer is a JSON object, or nothing', async () => {
+    for (const [contentType, body] of [
+      ['application/json', '{}'],
+      ['application/json', '{"status":"REFUNDED"}'],
+      ['application/json', ''],
+    ] as const) {
+      const server = await answering(contentType, body);
+      const result = await runSafeCli(refundArgs, { env: { HOME: homeAt(server.url) } });
+      expect(result.code, `${body}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toContain('Refunded 5.00 of invoice 1000007');
+    }
+  });
+
+  it('has an unknown outcome when the answer is a login page or not the documented object: exit 8', async () => {
+    for (const [contentType, body] of [
+      ['text/html', '<html><form>Login</form></html>'],
+      ['application/json', '1234567890123456789012345678901234567890'],
+    ] as const) {
+      const server = await answering(contentType, body);
+      const result = await runSafeCli(refundArgs, { env: { HOME: homeAt(server.url) } });
+      expect(result.code, `${body}: ${result.stderr}`).toBe(8);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('the refund of invoice 1000007 may already exist');
+      expect(result.stderr).toContain('The service sent an unexpected response: the answer to the refund');
+    }
+  });
+});
