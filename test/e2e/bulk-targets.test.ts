@@ -151,7 +151,7 @@ describe('a service that is clearly down stops the run early', () => {
     expect(took).toBeLessThan(10_000);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines.at(-2)).toMatch(
-      /^✖ Stopped after 10 failures in a row that every record would meet \(connection refused\); \d+ records were not sent, and a rerun sends them\.$/,
+      /^✖ Stopped after 10 failed attempts in a row that every record would meet \(connection refused\); [\d,]+ records were not sent, and a rerun sends them\.$/,
     );
     const { summary } = JSON.parse(result.stdout) as JsonReport;
     expect(summary).toMatchObject({ total: 1000, created: 0, uncertain: 0 });
@@ -212,5 +212,39 @@ describe('a service that is clearly down stops the run early', () => {
     // One attempt each: none waited for the hour, none was retried.
     expect(server.requests).toHaveLength(12);
     expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(true);
+  });
+});
+
+describe('what a run that did not finish tells the merchant to do', () => {
+  const serve = serversClosedAfterEach();
+
+  it('a few records against a closed port: every record was tried, and a rerun sends them again', async () => {
+    const port = await unusedPort();
+    const home = tempHome();
+    writeProfile(home, localProfile(`http://127.0.0.1:${port}`, 'closed-port-token-0123456789'));
+    writeNdjson(home, 'batch.ndjson', records(5));
+    const result = await create(home);
+    expect(result.code, result.stderr).toBe(5);
+    expect(result.stderr).toContain(
+      '(connection refused); every record had been tried, and a rerun sends the failed ones again.',
+    );
+    expect(result.stderr).not.toContain('0 records were not sent');
+  });
+
+  it('uncertain records with a businessReference are sent again by the same command, without --resend-uncertain', async () => {
+    // A success status whose body is not an invoice number: each record may have been created.
+    const server = await serve((_request, response) => {
+      response.writeHead(201, { 'content-type': 'application/json' });
+      response.end('{"ok":true}');
+    });
+    const home = tempHome();
+    writeProfile(home, localProfile(server.url, 'uncertain-token-0123456789'));
+    writeNdjson(home, 'batch.ndjson', records(4, 2));
+    const result = await create(home);
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toContain(
+      'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.',
+    );
+    expect(result.stderr).toContain('Look up the uncertain ones without a businessReference in the service');
   });
 });

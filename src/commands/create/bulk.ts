@@ -25,6 +25,7 @@ import {
 } from '../../errors.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
+import { formatCount } from '../../schemas/number-text.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
@@ -145,8 +146,11 @@ export async function createInvoicesInBulk(
     if (outcome.serviceDown) {
       const notSent = plan.results.filter((result) => result.status === 'not-sent').length;
       throw new ServiceUnavailableError(
-        `Stopped after ${outcome.serviceDown.failures} failures in a row that every record would meet ` +
-          `(${outcome.serviceDown.reason}); ${notSent} records were not sent, and a rerun sends them.`,
+        `Stopped after ${outcome.serviceDown.failures} failed attempts in a row that every record would meet ` +
+          `(${outcome.serviceDown.reason}); ` +
+          (notSent > 0
+            ? `${formatCount(notSent)} ${notSent === 1 ? 'record was' : 'records were'} not sent, and a rerun sends them.`
+            : 'every record had been tried, and a rerun sends the failed ones again.'),
         {
           mayHaveReachedService: false,
           hint: 'Run the same command again once the service answers. --stop-after-failures N changes the limit.',
@@ -306,8 +310,13 @@ function whatNext(unfinished: RecordResult[]): string {
   const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
   return [
     has('failed') || has('not-sent') ? 'Run the same command again to send the failed ones.' : undefined,
-    has('uncertain')
-      ? 'Look up the uncertain ones in the service; --resend-uncertain sends them again (a duplicate if they exist).'
+    // An uncertain record with a businessReference is sent again by a rerun, and the service refuses a duplicate of
+    // it (rule 2.3); only one without a reference needs looking up first.
+    unfinished.some((result) => result.status === 'uncertain' && result.businessReference !== undefined)
+      ? 'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.'
+      : undefined,
+    unfinished.some((result) => result.status === 'uncertain' && result.businessReference === undefined)
+      ? 'Look up the uncertain ones without a businessReference in the service; --resend-uncertain sends them again (a duplicate if they exist).'
       : undefined,
     has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
     has('changed') ? 'Changed ones were not sent again: their earlier version may exist.' : undefined,
