@@ -340,7 +340,7 @@ async function main() {
   // Statistics against a sandbox served by another process.
   const sandbox = await serve([bin, 'sandbox', 'serve', '--port', '0', '--json', '--token', token]);
   useProfile(sandbox.ready.url);
-  // The first run after an install compiles the CLI and writes its code cache; the runs after it start from that.
+  // The first run after an install compiles the CLI and writes Node's compile cache; the runs after it start from that.
   const firstStats = (await timed(process.execPath, [bin, 'stats'])).ms;
   const stats = [];
   const node2 = [];

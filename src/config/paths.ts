@@ -23,7 +23,7 @@ export function sandboxStateFile(env: NodeJS.ProcessEnv): string {
   return join(stateHome(env), 'einvoice', 'sandbox.json');
 }
 
-/** The folder of files einvoice may delete at any time to rebuild them (V8's code cache of the CLI). */
+/** The folder of files einvoice may delete at any time to rebuild them (Node's compile cache of the CLI). */
 export function cacheFolder(env: NodeJS.ProcessEnv): string {
   const cacheHome =
     process.platform === 'win32'
