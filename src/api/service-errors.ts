@@ -46,11 +46,20 @@ function tlsReason(error: RequestError): string {
 }
 
 /**
- * True once the whole request was handed to the connection: from then on the service may have acted on it. A
- * request that failed before (no connection, a TLS refusal, a header that cannot be written) never reached it.
+ * True once the request may have reached the service: a connection to it was open (for https, with its TLS
+ * handshake done), so the request went out on it. A request that failed before (no connection, a TLS refusal, a
+ * header that cannot be written) never reached it.
+ *
+ * got's upload time is not the mark: got writes the body, waits a turn of the event loop, and only then ends the
+ * request and records it as sent. With a Content-Length the service has the whole request once the body is
+ * written, so it may act on it and drop the connection before got has ended it.
  */
-export function requestWasWritten(error: RequestError): boolean {
-  return error.timings?.upload !== undefined;
+export function requestMayHaveReached(error: RequestError): boolean {
+  const timings = error.timings;
+  if (!timings) return false;
+  if (timings.upload !== undefined) return true;
+  const https = error.options?.url ? new URL(String(error.options.url)).protocol === 'https:' : false;
+  return (https ? timings.secureConnect : timings.connect) !== undefined;
 }
 
 /** The limits each attempt ran under, for messages. */
@@ -101,7 +110,7 @@ export function toServiceError(
     }
     return rejection(status, error.response.body as string);
   }
-  const written = requestWasWritten(error);
+  const written = requestMayHaveReached(error);
   if (error instanceof TimeoutError) {
     const each = limits ? seconds(limits.timeoutMs) : undefined;
     const bound =
