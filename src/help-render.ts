@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { CommandContext } from './context.js';
 import type { HelpCache } from './help-cache.js';
 import { buildProgram } from './program.js';

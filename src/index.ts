@@ -18,7 +18,7 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     const { printError } = await import('./output/errors.js');
-    const { verbose, color } = program.opts<{ verbose?: boolean; color?: boolean }>();
+    const { verbose, color } = program.opts();
     printError(error, ctx, { verbose: Boolean(verbose), color: color !== false });
     return error instanceof EinvoiceError ? error.exitCode : ExitCode.Internal;
   } finally {

@@ -1,4 +1,4 @@
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { invoiceFields } from '../input/invoice-fields.js';

@@ -1,5 +1,6 @@
 import { servicePaths } from '../api/paths.js';
-import { whenAsked, type CommandContext, type GlobalOptions } from '../context.js';
+import { whenAsked, type CommandContext } from '../context.js';
+import type { RefundOptions } from './flags/refund.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { asObject, readJsonInput } from '../input/json-file.js';
 import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../input/prompts.js';
@@ -11,16 +12,6 @@ import { checkedInvoiceNumber } from '../api/invoice-number.js';
 import { refundSchema, type Refund } from '../schemas/refund.js';
 import { validate } from '../schemas/validate.js';
 import { openSession } from '../session.js';
-
-export interface RefundOptions extends GlobalOptions {
-  invoiceNumber: string;
-  amount?: string;
-  reason?: string;
-  orderRef?: string;
-  file?: string;
-  yes?: boolean;
-  dryRun?: boolean;
-}
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };

@@ -1,4 +1,5 @@
-import type { CommandContext, GlobalOptions } from '../context.js';
+import type { CommandContext } from '../context.js';
+import type { StatsOptions } from './flags/stats.js';
 import { ConditionError, UsageError } from '../errors.js';
 import { withSpinner } from '../output/spinner.js';
 import { toJson } from '../output/format.js';
@@ -7,10 +8,6 @@ import type { Statistics } from '../schemas/statistics.js';
 import { conditionHolds, statsConditionSchema, type StatsCondition } from '../schemas/stats-condition.js';
 import { validate } from '../schemas/validate.js';
 import { openSession } from '../session.js';
-
-export interface StatsOptions extends GlobalOptions {
-  failIf?: string[];
-}
 
 /** `einvoice stats`: reads the statistics, prints them, and fails when a --fail-if condition holds. */
 export async function stats(options: StatsOptions, context: CommandContext): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { execFileSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -32,8 +32,8 @@ async function parseWithProgram(words: string[]): Promise<InvoiceFlags & { env?:
   expect([name, create]).toEqual(['einvoice', 'create']);
   const command = program.commands.find((each) => each.name() === 'create')?.commands.find((c) => c.name() === kind);
   let parsed: (InvoiceFlags & { env?: string }) | undefined;
-  command?.action((_options, self: Command) => {
-    parsed = self.optsWithGlobals();
+  command?.action(function (this: Command) {
+    parsed = this.optsWithGlobals();
   });
   await program.parseAsync(words.slice(1), { from: 'user' });
   if (!parsed) throw new Error(`einvoice create ${kind} did not run`);

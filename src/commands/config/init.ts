@@ -1,6 +1,7 @@
 import { access, chmod, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import type { CommandContext } from '../../context.js';
+import type { ConfigInitOptions } from '../flags/config.js';
 import { UsageError } from '../../errors.js';
 import { exampleProfileFile } from '../../package-files.js';
 import { interruptible, promptContext } from '../../input/prompts.js';
@@ -16,10 +17,6 @@ import {
   type EnvironmentConfig,
 } from '../../schemas/config.js';
 import { validate } from '../../schemas/validate.js';
-
-export interface ConfigInitOptions extends GlobalOptions {
-  force?: boolean;
-}
 
 const fileName = '.einvoicerc';
 

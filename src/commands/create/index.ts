@@ -1,5 +1,7 @@
-import { Option, type Command } from 'commander';
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import { Option } from '@commander-js/extra-typings';
+import type { CommandContext } from '../../context.js';
+import type { Root } from '../flags/root.js';
+import type { CreateOptions } from './options.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { csvOptions } from '../../bulk/csv-options.js';
 import { bulkFlags } from '../../bulk/options.js';
@@ -57,8 +59,8 @@ Examples:
 };
 
 /** Adds `create single` and `create recurring` to the program. */
-export function addCreateCommands(program: Command, context: CommandContext): void {
-  const create = program
+export function addCreateCommands(root: Root, context: CommandContext): void {
+  const create = root
     .command('create')
     .description('create invoices from flags, a JSON file or prompts, or many from a file')
     .addHelpText(
@@ -80,8 +82,9 @@ export function addCreateCommands(program: Command, context: CommandContext): vo
       .option('--save <file>', 'write the final request to a JSON file (reusable with --file)')
       .option('--print-command', 'print the equivalent flag-only command line on stderr')
       .addHelpText('after', examples[kind])
-      .action(async (_options, self: Command) => {
-        const options = self.optsWithGlobals<GlobalOptions>();
+      .action(async (_options, self) => {
+        // The invoice, bulk and CSV flags are generated from their tables, which give their types.
+        const options = self.optsWithGlobals() as CreateOptions;
         await (await import('./create.js')).createInvoices(kind, options, context);
       });
   }

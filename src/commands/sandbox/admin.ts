@@ -1,5 +1,6 @@
 import { connectToSandboxAdmin } from '../../service-connection.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
+import type { ExpireOptions, ResetOptions, SandboxOptions } from '../flags/sandbox.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
 import { checkedInvoiceNumber } from '../../api/invoice-number.js';
@@ -25,7 +26,7 @@ async function withSandbox<T>(
 /** `einvoice sandbox pay|cancel <invoiceNumber>`: settles an unpaid invoice as its customer would. */
 export async function settleSandboxInvoice(
   action: 'pay' | 'cancel',
-  options: GlobalOptions & { invoiceNumber: string },
+  options: SandboxOptions & { invoiceNumber: string },
   context: CommandContext,
 ): Promise<void> {
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
@@ -47,10 +48,7 @@ export async function settleSandboxInvoice(
 }
 
 /** `einvoice sandbox expire [--by 30d]`: moves the sandbox's clock so that invoices due by then expire. */
-export async function advanceSandboxClock(
-  options: GlobalOptions & { by: string },
-  context: CommandContext,
-): Promise<void> {
+export async function advanceSandboxClock(options: ExpireOptions, context: CommandContext): Promise<void> {
   const checked = validate(durationSchema, options.by);
   if (!checked.success) {
     throw new UsageError(`Invalid --by "${options.by}".`, {
@@ -68,7 +66,7 @@ export async function advanceSandboxClock(
 }
 
 /** `einvoice sandbox outbox`: the SMS and e-mails the sandbox sent in place of the real service. */
-export async function showSandboxOutbox(options: GlobalOptions, context: CommandContext): Promise<void> {
+export async function showSandboxOutbox(options: SandboxOptions, context: CommandContext): Promise<void> {
   await withSandbox(options, context, async (admin, { terminal }) => {
     const { messages } = await admin.outbox();
     if (terminal.json) {
@@ -90,10 +88,7 @@ export async function showSandboxOutbox(options: GlobalOptions, context: Command
 }
 
 /** `einvoice sandbox reset [--empty]`: starts over with the demo invoices, or with none. */
-export async function resetSandbox(
-  options: GlobalOptions & { empty?: boolean },
-  context: CommandContext,
-): Promise<void> {
+export async function resetSandbox(options: ResetOptions, context: CommandContext): Promise<void> {
   await withSandbox(options, context, async (admin, { terminal }) => {
     const result = await admin.reset(!options.empty);
     terminal.data(

@@ -1,26 +1,13 @@
 import { resolve } from 'node:path';
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import type { CommandContext } from '../../context.js';
+import type { ServeOptions } from '../flags/sandbox.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
 import { faultKinds, faultSettingsSchema, type FaultSettings } from '../../schemas/sandbox-admin.js';
 import { validate } from '../../schemas/validate.js';
 import type { SandboxLogEvent } from '../../sandbox/index.js';
 
-/** Flags of `einvoice sandbox serve`. */
-export interface ServeOptions extends GlobalOptions {
-  port: number;
-  host: string;
-  state?: string;
-  token?: string;
-  demo?: boolean;
-  latency?: number;
-  /** Each `KIND=RATE`, e.g. `503=0.05`. */
-  fault?: string[];
-  seed?: number;
-  /** Serve the dashboard at /__sandbox/ui/. */
-  ui?: boolean;
-  /** Open the dashboard in the browser, when there is one. */
-  open?: boolean;
-}
+/** What `sandbox serve` runs with: its flags, or those `sandbox ui` sets; `open` opens the dashboard in a browser. */
+type ServeWith = ServeOptions & { open?: boolean };
 
 /**
  * Reads `--fault KIND=RATE` (repeatable), `--latency` and `--seed` into fault settings, checked by the shared
@@ -81,7 +68,7 @@ function describeFaults(settings: FaultSettings): string | undefined {
 
 /** `einvoice sandbox serve`: serves the sandbox over HTTP until SIGINT or SIGTERM. */
 export async function serveSandbox(
-  options: ServeOptions,
+  options: ServeWith,
   context: CommandContext,
   until: () => { stopped: Promise<void>; dispose(): void } = stopSignal,
 ): Promise<void> {
@@ -151,7 +138,7 @@ async function showDashboard(url: string, context: CommandContext): Promise<void
 }
 
 /** Turns the failures a merchant can fix (port taken, bad state file, bad options) into usage errors. */
-function explainStartFailure(error: unknown, options: ServeOptions, StateFileError: new () => Error): unknown {
+function explainStartFailure(error: unknown, options: ServeWith, StateFileError: new () => Error): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
     return new UsageError(`Port ${options.port} on ${options.host} is already in use.`, {

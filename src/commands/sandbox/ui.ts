@@ -1,13 +1,7 @@
 import { sandboxStateFile } from '../../config/paths.js';
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import type { CommandContext } from '../../context.js';
+import type { UiOptions } from '../flags/sandbox.js';
 import { serveSandbox } from './serve.js';
-
-/** Flags of `einvoice sandbox ui`. */
-export interface UiOptions extends GlobalOptions {
-  port: number;
-  /** False with `--no-open`. */
-  open: boolean;
-}
 
 /**
  * `einvoice sandbox ui`: serves the built-in sandbox, over the state file the other commands use, with its dashboard
