@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { UsageError } from '../errors.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import { journalVersion, type JournalEntry } from './journal.js';
+import { ndjsonRecords } from './records.js';
 
 // Reads a journal back into what each record went through. The last entry of a record decides its state; a last
 // line without its newline was torn by a crash and is ignored (it guarded nothing: the step after it never ran).
@@ -40,29 +40,14 @@ export interface JournalState {
 export async function readJournal(path: string): Promise<JournalState | undefined> {
   const state: JournalState = { records: new Map(), damagedLines: 0 };
   try {
-    for await (const line of completeLines(path)) apply(state, line);
+    const lines = ndjsonRecords(createReadStream(path, { highWaterMark: 1 << 16 }), { completeLinesOnly: true });
+    for await (const batch of lines) for (const line of batch) apply(state, line.text);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read the journal ${path}: ${(error as Error).message}.`);
   }
   return state;
-}
-
-/** The lines of the file that end with a newline. */
-async function* completeLines(path: string): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) {
-    const text = rest + decoder.write(chunk as Buffer);
-    let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      const line = text.slice(start, end);
-      start = end + 1;
-      if (line.trim() !== '') yield line;
-    }
-    rest = text.slice(start);
-  }
 }
 
 function apply(state: JournalState, line: string): void {

@@ -53,8 +53,14 @@ async function* decoded(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   if (tail.length > 0) yield tail;
 }
 
-/** NDJSON: each non-blank line is a record; blank lines are skipped but still counted. */
-export async function* ndjsonRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceRecord[]> {
+/**
+ * NDJSON: each non-blank line is a record; blank lines are skipped but still counted. With `completeLinesOnly`, a
+ * last line without its newline is left out (a journal's, torn by a crash).
+ */
+export async function* ndjsonRecords(
+  chunks: AsyncIterable<Buffer>,
+  options: { completeLinesOnly?: boolean } = {},
+): AsyncGenerator<SourceRecord[]> {
   let rest = '';
   let line = 0;
   let position = 0;
@@ -72,7 +78,7 @@ export async function* ndjsonRecords(chunks: AsyncIterable<Buffer>): AsyncGenera
     if (batch.length > 0) yield batch;
   }
   const last = rest.trim();
-  if (last !== '') yield [{ position, line: line + 1, text: last }];
+  if (last !== '' && !options.completeLinesOnly) yield [{ position, line: line + 1, text: last }];
 }
 
 /**
