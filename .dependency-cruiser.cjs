@@ -3,8 +3,11 @@
 // layers together and may use any of them. `npm run lint` runs this check; test/architecture/layers.test.ts proves
 // it fails on an import that breaks a rule.
 
-/** The bottom layer: the product's errors, the command context, its version, the files it ships and its folders. */
-const base = '^src/(errors|context|version|package-files)[.]ts$|^src/config/paths[.]ts$';
+/**
+ * The bottom layer: the product's errors, the command context, its version, the files it ships, its folders and
+ * its lock of a file.
+ */
+const base = '^src/(errors|context|version|package-files|file-lock)[.]ts$|^src/config/paths[.]ts$';
 const roots = '^src/(index|program|session|service-connection|lib|start|help-cache|help-render)[.]ts$';
 const peers = '^src/(input|api|output|config)/';
 

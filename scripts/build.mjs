@@ -53,7 +53,7 @@ await build({
   chunkNames: '[name]-[hash]',
   // CommonJS packages that read __filename (cosmiconfig's synchronous loader, write-file-atomic) stay plain
   // dependencies: a bundled ES module has no __filename.
-  external: ['typescript', 'jiti', 'cosmiconfig', 'proper-lockfile', 'write-file-atomic'],
+  external: ['typescript', 'jiti', 'cosmiconfig', 'write-file-atomic'],
   // Bundled CommonJS dependencies call require() for Node's built-ins.
   banner: {
     js: "import { createRequire as __einvoiceRequire } from 'node:module'; const require = __einvoiceRequire(import.meta.url);",

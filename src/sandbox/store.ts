@@ -1,6 +1,7 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseState, type SandboxState } from './state.js';
+import { takeLock } from '../file-lock.js';
 
 /**
  * Holds the sandbox's state in memory, or in a JSON file that several sandbox processes may share. Every change
@@ -42,12 +43,8 @@ class MemoryStore implements StateStore {
   }
 }
 
-// Lock attempts back off from 5 ms to 100 ms; a lock older than 10 s is taken as left by a dead process.
-const lockOptions = {
-  realpath: false,
-  stale: 10_000,
-  retries: { retries: 300, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true },
-};
+/** How long a change waits for another process to let go of the state file before it fails. */
+const lockWaitMs = 30_000;
 
 interface PendingChange {
   mutate: (draft: SandboxState) => unknown;
@@ -61,7 +58,6 @@ function serializeState(state: SandboxState): string {
 }
 
 type WriteFileAtomic = (file: string, data: string) => Promise<void>;
-type Lock = (file: string, options: object) => Promise<() => Promise<void>>;
 
 class FileStore implements StateStore {
   readonly #file: string;
@@ -74,7 +70,6 @@ class FileStore implements StateStore {
   /** Changes of this process waiting for the commit under way; they never compete with each other for the lock. */
   #pending: PendingChange[] = [];
   #committing = false;
-  #lock!: Lock;
   #write!: WriteFileAtomic;
 
   constructor(file: string, create: () => SandboxState) {
@@ -83,12 +78,8 @@ class FileStore implements StateStore {
   }
 
   async init(): Promise<void> {
-    // Loaded here rather than at the top so an in-memory sandbox never pays for them.
-    const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([
-      import('proper-lockfile'),
-      import('write-file-atomic'),
-    ]);
-    this.#lock = lockfile.lock as Lock;
+    // Loaded here rather than at the top so an in-memory sandbox never pays for it.
+    const { default: writeFileAtomic } = await import('write-file-atomic');
     this.#write = (file, data) => writeFileAtomic(file, data, { mode: 0o600 });
     await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
     await this.#locked(async () => {
@@ -158,12 +149,8 @@ class FileStore implements StateStore {
   }
 
   async #locked<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.#lock(this.#file, {
-      ...lockOptions,
-      lockfilePath: `${this.#file}.lock`,
-      // The default throws from a timer, which would crash the server; a late release is harmless here.
-      onCompromised: () => undefined,
-    });
+    // A process killed while it held the lock leaves it behind; the next change takes it over at once.
+    const release = await takeLock(`${this.#file}.lock`, { waitMs: lockWaitMs });
     try {
       return await work();
     } finally {
