@@ -103,7 +103,7 @@ describe('einvoice sandbox ui', () => {
     await served.until('stderr', 'GET /__sandbox/ui/ -> 200');
     expect(served.output.stderr).toContain('Opening the dashboard in your browser.');
     expect(served.output.stdout).toMatch(
-      /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)\nDashboard: \1\/__sandbox\/ui\/\n/,
+      /^Dashboard: (http:\/\/127\.0\.0\.1:\d+)\/__sandbox\/ui\/\nSandbox listening on \1\n/,
     );
   });
 });

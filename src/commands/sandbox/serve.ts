@@ -106,8 +106,9 @@ export async function serveSandbox(
       const faults = describeFaults(settings);
       context.stdout.write(
         [
-          `Sandbox listening on ${sandbox.url}`,
+          // The page to open comes first: the service's own address answers API requests only.
           ...(dashboard.dashboard ? [`Dashboard: ${dashboard.dashboard}`] : []),
+          `Sandbox listening on ${sandbox.url}`,
           `Token: ${sandbox.token}`,
           `State: ${stateFile ?? 'in memory (gone when the sandbox stops; keep it with --state FILE)'}`,
           ...(faults ? [faults] : []),
