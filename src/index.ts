@@ -1,3 +1,4 @@
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
 import type { CommandContext, InterruptControl } from './context.js';
 import { EinvoiceError, ExitCode, InterruptedError } from './errors.js';
@@ -10,7 +11,7 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
   const ctx = context ?? processContext(interrupts as Interrupts);
   const program = buildProgram(ctx);
   try {
-    await program.parseAsync(helpAsOption(argv));
+    await program.parseAsync(helpAsOption(argv, program));
     return ExitCode.Ok;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -101,9 +102,26 @@ function processContext(interrupts: Interrupts): CommandContext {
 
 /**
  * `einvoice help create single` asks for the help of `create single`, as `einvoice create single --help` does:
- * commander's help command reads one word, and would answer with the help of `create`.
+ * commander's help command reads one word, and would answer with the help of `create`. A word that names no
+ * command (`help create singel`, `create singel --help`) is not answered with the help of the command before it:
+ * the help request is dropped, so commander reports the unknown command and suggests the nearest.
  */
-function helpAsOption(argv: string[]): string[] {
-  const [node = '', script = '', first, ...words] = argv;
+function helpAsOption(argv: string[], program: CommandUnknownOpts): string[] {
+  const [node = '', script = '', first, ...rest] = argv;
+  const asked = first === 'help' ? rest : [first, ...rest].filter((word) => word !== undefined);
+  const helpAt = asked.findIndex((word) => word === '--help' || word === '-h');
+  if (first !== 'help' && helpAt === -1) return argv;
+  const words = first === 'help' ? asked : asked.slice(0, helpAt);
+  let command = program;
+  for (const word of words) {
+    if (word.startsWith('-')) break;
+    const sub = command.commands.find((each) => each.name() === word || each.aliases().includes(word));
+    if (!sub) {
+      // Arguments of a command without subcommands (`refund 1000001 --help`) are its own; leave them be.
+      if (command.commands.length === 0) break;
+      return [node, script, ...words];
+    }
+    command = sub;
+  }
   return first === 'help' && words.length > 1 ? [node, script, ...words, '--help'] : argv;
 }

@@ -67,6 +67,24 @@ describe('mistakes', () => {
     expect(result.stderr).toBe("✖ Unknown command 'statz'.\nDid you mean stats?\n");
   });
 
+  it('help for a mistyped subcommand is refused as the unknown command, not answered with its group', async () => {
+    for (const args of [
+      ['help', 'create', 'singel'],
+      ['create', 'singel', '--help'],
+    ]) {
+      const result = await runCli(args);
+      expect(result, args.join(' ')).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: "✖ Unknown command 'singel'.\nDid you mean single?\n",
+      });
+    }
+    // A command's own arguments before --help are not taken for subcommands.
+    const refund = await runCli(['refund', '1000001', '--help']);
+    expect(refund.code).toBe(0);
+    expect(refund.stdout).toMatch(/^Usage: einvoice refund /);
+  });
+
   it('an unknown flag exits 2 suggesting the closest one', async () => {
     const result = await runCli(['stats', '--jsn']);
     expect(result.code).toBe(2);
