@@ -31,6 +31,18 @@ interface JsonReport {
 }
 
 describe('records refused before anything is sent', () => {
+  it('says "record is" when one record is invalid', async () => {
+    freshHome();
+    writeNdjson(home, 'one.ndjson', [{ ...records(1)[0], customer: { name: 'X' } }, ...records(2)]);
+    const some = await runCreate(home, ['single', '--file', 'one.ndjson']);
+    expect(some.code).toBe(2);
+    expect(some.stderr).toContain('✖ 1 of 3 records is invalid; nothing was sent.');
+    writeNdjson(home, 'only.ndjson', [{ ...records(1)[0], customer: { name: 'X' } }]);
+    const only = await runCreate(home, ['single', '--file', 'only.ndjson']);
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain('✖ 1 record is invalid; nothing was sent.');
+  });
+
   it('exits 2 listing every invalid record by number, line and field; --report has them all', async () => {
     freshHome();
     const lines = records(30).map((value, index) => (index % 2 === 1 ? { ...value, customer: { name: 'X' } } : value));
@@ -148,7 +160,7 @@ describe('--dry-run and --json', () => {
     writeNdjson(home, 'batch.ndjson', values);
     const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--dry-run', '--skip-invalid']);
     expect(result.code, result.stderr).toBe(6);
-    expect(result.stderr).toContain('Dry run: 1 of 4 records are invalid and would be skipped; nothing was sent.');
+    expect(result.stderr).toContain('Dry run: 1 of 4 records is invalid and would be skipped; nothing was sent.');
     expect(result.stderr).not.toContain('were not created');
     expect((await received(sandbox)).count).toBe(0);
   });

@@ -71,7 +71,7 @@ describe('a closed stdout', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
     expect(code).toBe(2);
     expect(stderr).toContain('record 3 (line 3): customer.mobile: is required');
-    expect(stderr).toContain('1 of 3 records are invalid; nothing was sent.');
+    expect(stderr).toContain('1 of 3 records is invalid; nothing was sent.');
     expect(stderr).not.toContain('EPIPE');
   });
 });

@@ -113,12 +113,15 @@ export async function createInvoicesInBulk(
       // The error lists the problems; the report and --json still account for every record.
       await finish(Date.now() - started, false);
       const invalid = plan.results.filter((result) => result.status === 'invalid').length;
-      throw new UsageError(`${invalid} of ${plan.results.length} records are invalid; nothing was sent.`, {
-        issues: plan.issues,
-        hint:
-          'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
-          (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
-      });
+      throw new UsageError(
+        `${ofRecords(invalid, plan.results.length, 'is invalid', 'are invalid')}; nothing was sent.`,
+        {
+          issues: plan.issues,
+          hint:
+            'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
+            (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
+        },
+      );
     }
     announce(plan, options, session, journal?.shown);
     let outcome: SendOutcome = { interrupted: false };
@@ -161,14 +164,17 @@ export async function createInvoicesInBulk(
     if (dryRun && unfinished.length > 0) {
       // Only --skip-invalid lets a dry run get here: it answers as the real run would (exit 6), in its own words.
       throw new PartialFailureError(
-        `Dry run: ${unfinished.length} of ${plan.results.length} records are invalid and would be skipped; nothing was sent.`,
+        `Dry run: ${ofRecords(unfinished.length, plan.results.length, 'is invalid', 'are invalid')} and would be skipped; nothing was sent.`,
         { hint: whatNext(unfinished) },
       );
     }
     if (unfinished.length > 0) {
-      throw new PartialFailureError(`${unfinished.length} of ${plan.results.length} records were not created.`, {
-        hint: whatNext(unfinished),
-      });
+      throw new PartialFailureError(
+        `${ofRecords(unfinished.length, plan.results.length, 'was not created', 'were not created')}.`,
+        {
+          hint: whatNext(unfinished),
+        },
+      );
     }
   } finally {
     await spool?.dispose();
@@ -323,4 +329,12 @@ function whatNext(unfinished: RecordResult[]): string {
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/** "1 of 3 records is invalid", "2 of 3 records are invalid", "1 record is invalid" (of 1): the verb agrees. */
+function ofRecords(count: number, total: number, one: string, many: string): string {
+  const verb = count === 1 ? one : many;
+  return total === 1
+    ? `${formatCount(count)} record ${verb}`
+    : `${formatCount(count)} of ${formatCount(total)} records ${verb}`;
 }
