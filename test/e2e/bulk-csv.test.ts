@@ -203,7 +203,10 @@ describe('a sheet refused before anything is sent', () => {
     writeFileSync(join(home, 'one.json'), '{}');
     const notCsv = await runCreate(home, ['single', '--file', 'one.json', '--date-format', 'DD/MM/YYYY']);
     expect(notCsv.code).toBe(2);
-    expect(notCsv.stderr).toContain('--date-format apply only to a CSV --file; nothing was sent.');
+    expect(notCsv.stderr).toContain('--date-format applies only to a CSV --file; nothing was sent.');
+    const noFile = await runCreate(home, ['single', '--format', 'csv', '--note', 'Order 1', '--no-input']);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain('--format applies only to --file; nothing was sent.');
     expect((await received(sandbox)).count).toBe(0);
   });
 });

@@ -136,7 +136,7 @@ describe('inputs', () => {
     expect(created.stdout).toMatch(/Created single invoice \d+/);
     const refused = await runCreate(home, ['single', '--file', 'one.json', '--concurrency', '4']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--concurrency apply only to a --file of many invoices');
+    expect(refused.stderr).toContain('--concurrency applies only to a --file of many invoices');
     expect((await received(sandbox)).count).toBe(1);
   });
 });

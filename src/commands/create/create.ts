@@ -17,10 +17,15 @@ export async function createInvoices(
   context: CommandContext,
 ): Promise<void> {
   const session = await openSession(options, context);
+  if (options.format !== undefined && !options.file) {
+    throw new UsageError('--format applies only to --file; nothing was sent.', {
+      hint: 'It says how to read the file: --file invoices.txt --format csv (or ndjson, json).',
+    });
+  }
   const input = options.file ? await readInvoiceFile(options.file, context, options.format) : undefined;
   const csvOnly = input?.kind === 'many' && input.format === 'csv' ? [] : csvFlagsGiven(options);
   if (csvOnly.length > 0) {
-    throw new UsageError(`${csvOnly.join(', ')} apply only to a CSV --file; nothing was sent.`, {
+    throw new UsageError(`${csvOnly.join(', ')} ${applies(csvOnly)} only to a CSV --file; nothing was sent.`, {
       hint: 'A file ending in .csv is read as CSV, and --format csv reads any --file (or stdin) as CSV.',
     });
   }
@@ -30,10 +35,17 @@ export async function createInvoices(
   }
   const bulkOnly = bulkFlagsGiven(options);
   if (bulkOnly.length > 0) {
-    throw new UsageError(`${bulkOnly.join(', ')} apply only to a --file of many invoices; nothing was sent.`, {
-      hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
-    });
+    throw new UsageError(
+      `${bulkOnly.join(', ')} ${applies(bulkOnly)} only to a --file of many invoices; nothing was sent.`,
+      {
+        hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
+      },
+    );
   }
   const { createOneInvoice } = await import('./create-invoice.js');
   return createOneInvoice(kind, options, session, input?.value, context);
+}
+
+function applies(flags: string[]): string {
+  return flags.length === 1 ? 'applies' : 'apply';
 }
