@@ -23,6 +23,8 @@ export interface InterruptControl {
   graceful: boolean;
   /** The command aborts its work at once on `signal` and says itself what is known (a create or a refund). */
   reportsItself?: boolean;
+  /** A graceful command is asking a question: nothing is in flight, and the signal ends the question. */
+  asking?: boolean;
 }
 
 /** The default of --max-retry-after: the longest Retry-After, in seconds, einvoice waits out. */

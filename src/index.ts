@@ -65,7 +65,9 @@ function watchInterrupts(): Interrupts {
     if (received === 1) {
       controller.abort(new InterruptedError('Interrupted.', { signal: name }));
       if (control.graceful) {
-        process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again to stop at once).\n');
+        if (!control.asking) {
+          process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again to stop at once).\n');
+        }
         return;
       }
       if (control.reportsItself) return;

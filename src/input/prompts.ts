@@ -17,7 +17,8 @@ export interface FieldQuestion {
 
 /** The streams prompts use: they read stdin and draw on stderr, so stdout keeps only data. */
 export function promptContext(context: CommandContext) {
-  return { input: context.stdin, output: context.stderr, clearPromptOnDone: false };
+  // The command's interruption (SIGINT or SIGTERM, which the entry point catches) ends the question.
+  return { input: context.stdin, output: context.stderr, clearPromptOnDone: false, signal: context.signal };
 }
 
 /** Asks each question in turn and returns the answers; an invalid answer is asked again with the rule's message. */
@@ -72,7 +73,9 @@ export async function interruptible<T>(prompt: () => Promise<T>, outcome?: strin
     return await prompt();
   } catch (error) {
     if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) {
-      throw new InterruptedError(outcome);
+      // Aborted by a signal: the exit code says which (SIGTERM: 143).
+      const reason = error.cause;
+      throw new InterruptedError(outcome, { signal: reason instanceof InterruptedError ? reason.signal : undefined });
     }
     throw error;
   }

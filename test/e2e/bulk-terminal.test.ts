@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
@@ -43,6 +44,18 @@ describe('bulk creation in a terminal', () => {
     await session.answer('Create 5 single invoices in local?', 'n');
     expect((await session.exited).code).toBe(130);
     expect(session.screen()).toContain('Cancelled: nothing was sent.');
+    expect((await sandbox.api.invoices()).length).toBe(0);
+  });
+
+  it('ends the question on SIGTERM while it asks: exit 143, nothing sent, no lock or spool left', async () => {
+    const home = homeWith(5);
+    session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson'], { home });
+    await session.waitFor('Create 5 single invoices in local?');
+    session.signal('SIGTERM');
+    expect((await session.exited).code).toBe(143);
+    expect(session.screen()).toContain('Interrupted: nothing was sent.');
+    expect(session.screen()).not.toContain('finishing what is in flight');
+    expect(readdirSync(home).filter((name) => /\.(lock|spool)$/.test(name))).toEqual([]);
     expect((await sandbox.api.invoices()).length).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { quote } from 'shell-quote';
 import { binPath } from './cli.js';
@@ -37,6 +37,8 @@ export interface PtySession {
   exited: Promise<PtyExit>;
   /** Ends the session if it is still running (for clean-up after a failed test). */
   kill(): void;
+  /** Sends `signal` to the CLI itself (not to the terminal around it), as `kill` from another shell would. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export interface PtyOptions {
@@ -125,6 +127,10 @@ export function spawnCliInPty(args: string[], options: PtyOptions): PtySession {
     exited,
     kill: () => {
       if (!hasExited) child.kill('SIGKILL');
+    },
+    signal: (signal) => {
+      // `script` runs the CLI as its child (the shell execs it).
+      execFileSync('pkill', [`-${signal.replace(/^SIG/, '')}`, '-P', String(child.pid)]);
     },
   };
 }

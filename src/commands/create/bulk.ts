@@ -302,8 +302,13 @@ async function confirm(
 ): Promise<void> {
   if (!session.terminal.interactive || options.yes) return;
   const { confirmAction } = await import('../../input/prompts.js');
-  if (!(await confirmAction(`Create ${count} ${kind} invoices in ${session.profile.name}?`, context))) {
-    throw new InterruptedError('Cancelled: nothing was sent.');
+  if (context.interrupt) context.interrupt.asking = true;
+  try {
+    if (!(await confirmAction(`Create ${count} ${kind} invoices in ${session.profile.name}?`, context))) {
+      throw new InterruptedError('Cancelled: nothing was sent.');
+    }
+  } finally {
+    if (context.interrupt) context.interrupt.asking = false;
   }
 }
 
