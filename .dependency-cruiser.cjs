@@ -4,10 +4,10 @@
 // it fails on an import that breaks a rule.
 
 /**
- * The bottom layer: the product's errors, the command context, its version, the files it ships, its folders and
- * its lock of a file.
+ * The bottom layer: the product's errors, the command context, its version, the files it ships, its folders, its lock of
+ * a file and its private files.
  */
-const base = '^src/(errors|context|version|package-files|file-lock)[.]ts$|^src/config/paths[.]ts$';
+const base = '^src/(errors|context|version|package-files|file-lock|private-file)[.]ts$|^src/config/paths[.]ts$';
 const roots = '^src/(index|program|session|service-connection|lib|start|help-cache|help-render)[.]ts$';
 const peers = '^src/(input|api|output|config)/';
 

@@ -1,5 +1,6 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { InvoiceKind } from '../schemas/invoice.js';
+import { openPrivate } from '../private-file.js';
 
 // The write-ahead journal of a bulk run: NDJSON, one entry per line, appended and fsynced in groups. An entry is on
 // disk before the step it guards (a record's `sent` before its request, for records whose resend is not safe), so
@@ -75,7 +76,7 @@ export class JournalWriter {
   /** Opens `path` for appending, first cutting off a torn last line (one a crash left without its newline). */
   static async open(path: string, { syncEveryMs = defaultSyncEveryMs } = {}): Promise<JournalWriter> {
     // The journal holds every invoice's body: the user's alone.
-    const handle = await open(path, 'a+', 0o600);
+    const handle = await openPrivate(path, 'a+');
     try {
       await cutTornTail(handle);
       return new JournalWriter(path, handle, syncEveryMs);

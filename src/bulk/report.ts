@@ -1,9 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { RecordResult } from './results.js';
 import type { BatchSummary } from './summary.js';
+import { openPrivate } from '../private-file.js';
 
 // The per-record report: `--report FILE` as CSV or NDJSON (by the file's extension), and the `--json` document.
 
@@ -54,7 +54,7 @@ export async function writeReport(
 ): Promise<void> {
   const format = reportFormat(path);
   // The report holds customers' references and the service's messages: the user's alone.
-  const out = createWriteStream(path, { mode: 0o600 });
+  const out = (await openPrivate(path, 'w')).createWriteStream();
   const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
   failed.catch(() => undefined);
   const write = async (line: string) => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { records, writeNdjson } from '../bulk/helpers.js';
@@ -37,6 +37,27 @@ describe('file modes', () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(modeOf(join(home, 'saved.json'))).toBe(0o600);
+  });
+
+  it('a report, a saved request and a journal that were there already, readable by others, become 0600', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'batch.ndjson', records(3));
+    for (const name of ['report.csv', 'saved.json', 'batch.ndjson.local.journal.ndjson']) {
+      writeFileSync(join(home, name), '', { mode: 0o644 });
+      chmodSync(join(home, name), 0o644);
+    }
+    const bulk = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', 'report.csv']);
+    expect(bulk.code, bulk.stderr).toBe(0);
+    const one = await runCreate(home, [
+      ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--amount', '10', '--note', 'x'],
+      ...['--sending-date', '2030-03-01', '--release-date', '2030-03-01', '--expiry-date', '2030-03-31'],
+      ...['--dry-run', '--save', 'saved.json'],
+    ]);
+    expect(one.code, one.stderr).toBe(0);
+    for (const name of ['report.csv', 'saved.json', 'batch.ndjson.local.journal.ndjson']) {
+      expect(modeOf(join(home, name)), name).toBe(0o600);
+    }
+    expect(readFileSync(join(home, 'report.csv'), 'utf8')).toContain('REF-3');
   });
 });
 

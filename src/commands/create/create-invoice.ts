@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { whenAsked, type CommandContext } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
@@ -17,6 +16,7 @@ import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
 import { openDraft } from './draft.js';
 import type { CreateOptions } from './options.js';
+import { writePrivateFile } from '../../private-file.js';
 
 type Raw = Record<string, unknown>;
 
@@ -273,7 +273,7 @@ function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
 async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {
   const target = resolve(context.cwd, path);
   try {
-    await writeFile(target, `${toJson(invoice)}\n`, { mode: 0o600 });
+    await writePrivateFile(target, `${toJson(invoice)}\n`);
   } catch (error) {
     throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
   }

@@ -1,0 +1,29 @@
+import { open, type FileHandle } from 'node:fs/promises';
+
+// Files that hold customers' data (reports, saved requests, drafts, journals) are the merchant's alone: mode 0600.
+// A mode given to open() applies only to a file it creates, so a file that was there already (`touch report.csv`)
+// would keep wider permissions while it fills with customers' data.
+
+/** Opens `path` with `flags`, then makes a regular file the user's alone (0600) if it was readable by others. */
+export async function openPrivate(path: string, flags: 'w' | 'a+'): Promise<FileHandle> {
+  const handle = await open(path, flags, 0o600);
+  try {
+    const info = await handle.stat();
+    // Not a terminal, a pipe or /dev/stdout: only a file of its own.
+    if (info.isFile() && (info.mode & 0o077) !== 0) await handle.chmod(0o600);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Writes `text` to `path`, the user's alone (0600), created or replaced. */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
+  const handle = await openPrivate(path, 'w');
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
