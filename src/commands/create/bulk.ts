@@ -169,12 +169,9 @@ export async function createInvoicesInBulk(
       );
     }
     if (unfinished.length > 0) {
-      throw new PartialFailureError(
-        `${ofRecords(unfinished.length, plan.results.length, 'was not created', 'were not created')}.`,
-        {
-          hint: whatNext(unfinished),
-        },
-      );
+      throw new PartialFailureError(`${notCreatedLine(unfinished, plan.results.length)}.`, {
+        hint: whatNext(unfinished),
+      });
     }
   } finally {
     await spool?.dispose();
@@ -342,4 +339,18 @@ function ofRecords(count: number, total: number, one: string, many: string): str
   return total === 1
     ? `${formatCount(count)} record ${verb}`
     : `${formatCount(count)} of ${formatCount(total)} records ${verb}`;
+}
+
+/**
+ * What became of the records not known to be created: "3 of 10 records were not created", "2 of 10 records may
+ * have been created: their outcome is unknown", or both. An uncertain record may exist, so it is not called "not
+ * created".
+ */
+function notCreatedLine(unfinished: RecordResult[], total: number): string {
+  const uncertain = unfinished.filter((result) => result.status === 'uncertain').length;
+  const notCreated = unfinished.length - uncertain;
+  const unknown = (count: number) => `may have been created: ${count === 1 ? 'its' : 'their'} outcome is unknown`;
+  if (uncertain === 0) return ofRecords(notCreated, total, 'was not created', 'were not created');
+  if (notCreated === 0) return ofRecords(uncertain, total, unknown(uncertain), unknown(uncertain));
+  return `${ofRecords(notCreated, total, 'was not created', 'were not created')}, and ${formatCount(uncertain)} ${unknown(uncertain)}`;
 }
