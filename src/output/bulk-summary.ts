@@ -16,9 +16,10 @@ export function renderSummary(
   numbered: 'line' | 'row' = 'line',
 ): string {
   const seconds = (summary.durationMs / 1000).toFixed(1);
+  const records = summary.total === 1 ? 'record' : 'records';
   const head = summary.dryRun
-    ? `Dry run of ${formatCount(summary.total)} ${summary.kind} invoice records (${summary.environment}): nothing was sent.`
-    : `${formatCount(summary.total)} ${summary.kind} invoice records in ${summary.environment}, ${seconds} s:`;
+    ? `Dry run of ${formatCount(summary.total)} ${summary.kind} invoice ${records} (${summary.environment}): nothing was sent.`
+    : `${formatCount(summary.total)} ${summary.kind} invoice ${records} in ${summary.environment}, ${seconds} s:`;
   const rows: Array<[string, number, string?]> = summary.dryRun
     ? [['valid, would be sent', summary.valid]]
     : [

@@ -92,6 +92,10 @@ describe('--json and the summary', () => {
     expect(unfinished.map((result) => result.status)).toEqual(['uncertain', 'invalid']);
     const rendered = renderSummary(summarize(results, about), results, new Chalk({ level: 0 }));
     expect(rendered).toContain('5 single invoice records in staging, 1.5 s:');
+    const one = results.slice(0, 1);
+    expect(renderSummary(summarize(one, about), one, new Chalk({ level: 0 }))).toContain(
+      '1 single invoice record in staging, 1.5 s:',
+    );
     expect(rendered).toMatch(/ {2}uncertain +1 {2}\(sent, outcome unknown: check them\)/);
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
   });

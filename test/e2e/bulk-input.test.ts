@@ -90,7 +90,7 @@ describe('records refused before anything is sent', () => {
     writeNdjson(home, 'batch.ndjson', [record(1, same), record(2), record(3, { ...same, note: 'again' })]);
     const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--json']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('1 records repeat an earlier record');
+    expect(result.stderr).toContain('1 record repeats an earlier record');
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.records[2]).toMatchObject({ status: 'duplicate', duplicateOf: 1, businessReference: 'INV-9' });
     expect((await received(sandbox)).count).toBe(2);

@@ -274,7 +274,8 @@ function announce(plan: Plan, options: BulkCreateOptions, session: Session, jour
   if (duplicates.length > 0) {
     const some = duplicates.slice(0, 5).map((result) => `record ${result.record} (as record ${result.duplicateOf})`);
     terminal.warn(
-      `${duplicates.length} records repeat an earlier record's businessReference, amount and sendingDate and are ` +
+      `${duplicates.length === 1 ? '1 record repeats' : `${formatCount(duplicates.length)} records repeat`} an ` +
+        `earlier record's businessReference, amount and sendingDate and ${duplicates.length === 1 ? 'is' : 'are'} ` +
         `not sent: ${some.join(', ')}${duplicates.length > 5 ? ', ...' : ''}.`,
     );
   }
