@@ -53,7 +53,16 @@ Examples:
     .command('reset')
     .description('start the sandbox over with the demo invoices')
     .option('--empty', 'start with no invoices at all')
-    .addHelpText('after', '\nExamples:\n  $ einvoice sandbox reset\n  $ einvoice sandbox reset --empty');
+    .addHelpText(
+      'after',
+      `
+The journals of earlier bulk runs are kept: they still record their invoices as created. To send a file again,
+delete its journal or pass --journal PATH.
+
+Examples:
+  $ einvoice sandbox reset
+  $ einvoice sandbox reset --empty`,
+    );
 
   const settle = (name: 'pay' | 'cancel', description: string) =>
     sandbox
