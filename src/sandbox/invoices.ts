@@ -1,5 +1,6 @@
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { toMinorUnits } from '../schemas/money.js';
+import { formatAmount } from '../schemas/number-text.js';
 import type { Refund } from '../schemas/refund.js';
 import { isSameInvoice } from '../schemas/same-invoice.js';
 import { serviceErrorCodes } from '../schemas/service-error.js';
@@ -136,7 +137,8 @@ export function refundInvoice(state: SandboxState, invoiceNumber: string, refund
   }
   if (toMinorUnits(refund.amount) > toMinorUnits(invoice.amount)) {
     throw rejected(
-      `The refund amount ${refund.amount} is more than the amount of invoice ${invoiceNumber} (${invoice.amount}).`,
+      `The refund amount ${formatAmount(refund.amount)} is more than the amount of invoice ${invoiceNumber} ` +
+        `(${formatAmount(invoice.amount)}).`,
     );
   }
   invoice.status = 'REFUNDED';
