@@ -4,13 +4,22 @@ import { open, type FileHandle } from 'node:fs/promises';
 // A mode given to open() applies only to a file it creates, so a file that was there already (`touch report.csv`)
 // would keep wider permissions while it fills with customers' data.
 
-/** Opens `path` with `flags`, then makes a regular file the user's alone (0600) if it was readable by others. */
+/**
+ * Opens `path` with `flags`, then makes a regular file the user's alone (0600) if it was readable by others. A
+ * stream named under /dev (`--report /dev/stdout`, whatever the shell redirected it to) is the user's to set.
+ */
 export async function openPrivate(path: string, flags: 'w' | 'a+'): Promise<FileHandle> {
   const handle = await open(path, flags, 0o600);
   try {
     const info = await handle.stat();
-    // Not a terminal, a pipe or /dev/stdout: only a file of its own.
-    if (info.isFile() && (info.mode & 0o077) !== 0) await handle.chmod(0o600);
+    if (info.isFile() && (info.mode & 0o077) !== 0 && !/^\/(dev|proc)\//.test(path)) {
+      await handle.chmod(0o600).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(
+          `${path} is readable by others and cannot be made private (0600): ${error.code ?? error.message}; ` +
+            'choose a file of your own',
+        );
+      });
+    }
     return handle;
   } catch (error) {
     await handle.close();

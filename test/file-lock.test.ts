@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { LockHeldError, takeLock } from '../src/file-lock.js';
 
@@ -71,6 +72,54 @@ describe('takeLock', () => {
     const minuteAgo = new Date(Date.now() - 60_000);
     utimesSync(path, minuteAgo, minuteAgo);
     const release = await takeLock(path);
+    await release();
+  });
+
+  it('is taken over by one process at a time when several find the same dead owner at once', async () => {
+    // Each process adds 1 to a shared counter 50 times under the lock (read, then write): a lock held by two at
+    // once loses updates. Each holder then leaves the lock as a killed process would, naming a process that is
+    // gone, so that every one of the 300 turns is a takeover raced by the others.
+    const dir = mkdtempSync(join(tmpdir(), 'einvoice-lock-race-'));
+    const lockModule = join(dir, 'file-lock.mjs');
+    buildSync({
+      entryPoints: ['src/file-lock.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: lockModule,
+    });
+    const counter = join(dir, 'counter');
+    const lock = join(dir, 'counter.lock');
+    writeFileSync(counter, '0');
+    const gone = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    await once(gone, 'exit');
+    const left = `${gone.pid}\n`;
+    writeFileSync(lock, left);
+    const worker = `
+      import { readFileSync, writeFileSync } from 'node:fs';
+      const { takeLock } = await import(${JSON.stringify(lockModule)});
+      for (let i = 0; i < 50; i++) {
+        await takeLock(${JSON.stringify(lock)}, { waitMs: 60_000 });
+        const value = Number(readFileSync(${JSON.stringify(counter)}, 'utf8'));
+        writeFileSync(${JSON.stringify(counter)}, String(value + 1));
+        writeFileSync(${JSON.stringify(lock)}, ${JSON.stringify(left)});
+      }`;
+    const workers = Array.from({ length: 6 }, () =>
+      spawn(process.execPath, ['--input-type=module', '-e', worker], { stdio: 'inherit' }),
+    );
+    const codes = await Promise.all(workers.map(async (child) => (await once(child, 'exit'))[0] as number));
+    expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(readFileSync(counter, 'utf8')).toBe('300');
+  }, 60_000);
+
+  it('takes over a lock folder an earlier einvoice left, once it is stale, and waits while it is fresh', async () => {
+    const path = lockPath();
+    mkdirSync(path);
+    await expect(takeLock(path)).rejects.toBeInstanceOf(LockHeldError);
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(path, minuteAgo, minuteAgo);
+    const release = await takeLock(path);
+    expect(readFileSync(path, 'utf8')).toBe(`${process.pid}\n`);
     await release();
   });
 });

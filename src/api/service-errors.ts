@@ -130,7 +130,8 @@ export function toServiceError(
   const tls = isTlsFailure(error);
   const reason = tls ? tlsReason(error) : (reasons[code] ?? code ?? error.message);
   return new ServiceUnavailableError(`Cannot reach the service at ${target}: ${reason}${ofAttempts}.`, {
-    mayHaveReachedService: written && !neverSentCodes.has(code) && !tls,
+    // A TLS failure before the handshake ended left no connection open, so `written` is false for it already.
+    mayHaveReachedService: written && !neverSentCodes.has(code),
     serviceDown: unreachableCodes.has(code) || tls ? reason : undefined,
     hint: tls
       ? 'Check the base URL of the environment and its certificate (NODE_EXTRA_CA_CERTS adds a certificate authority).'

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { chmodSync, closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { records, writeNdjson } from '../bulk/helpers.js';
@@ -58,6 +59,29 @@ describe('file modes', () => {
       expect(modeOf(join(home, name)), name).toBe(0o600);
     }
     expect(readFileSync(join(home, 'report.csv'), 'utf8')).toContain('REF-3');
+  });
+});
+
+describe('a report into a stream', () => {
+  it('--report /dev/stdout writes into what stdout is, and leaves its mode to the user', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'batch.ndjson', records(2));
+    const out = join(home, 'out.ndjson');
+    writeFileSync(out, '', { mode: 0o644 });
+    chmodSync(out, 0o644);
+    const fd = openSync(out, 'w');
+    const args = ['create', 'single', '--file', 'batch.ndjson', '--yes', '--report', '/dev/stdout'];
+    const child = spawn(process.execPath, [binPath, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.state'), CI: 'true' },
+      stdio: ['ignore', fd, 'pipe'],
+    });
+    child.stderr?.resume();
+    const [code] = (await once(child, 'close')) as [number];
+    closeSync(fd);
+    expect(code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('"businessReference":"REF-2"');
+    expect(modeOf(out)).toBe(0o644);
   });
 });
 
