@@ -1,5 +1,6 @@
 import { invoiceFields } from '../input/invoice-fields.js';
 import { jsonSchemaOf } from '../schemas/json-schema.js';
+import { nearestName } from '../schemas/nearest-name.js';
 
 // Which invoice field a CSV column holds. The one place of the CSV reader that knows the fields' names and kinds of
 // value: the dotted paths of both request schemas, and the flag names of the invoice field descriptions. Item fields are columns per item
@@ -68,28 +69,8 @@ export function resolveColumn(header: string): ResolvedColumn {
 
 /** The known column name nearest to `name`, when it is near enough to be a slip. */
 function closest(name: string): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const [key, field] of knownFields()) {
-    const candidate = key === field.path.toLowerCase() ? field.path.replace('[]', '[0]') : key;
-    const distance = editDistance(name, candidate.toLowerCase());
-    if (!best || distance < best.distance) best = { name: candidate, distance };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.name : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
+  const candidates = [...knownFields()].map(([key, field]) =>
+    key === field.path.toLowerCase() ? field.path.replace('[]', '[0]') : key,
+  );
+  return nearestName(name, candidates);
 }

@@ -10,6 +10,7 @@ import {
 import { tokenProblem } from '../schemas/token.js';
 import { loadConfig } from './load.js';
 import { runTokenCommand } from './token-command.js';
+import { nearestName } from '../schemas/nearest-name.js';
 
 /** Where the token of the selected environment comes from. */
 export type TokenSource =
@@ -71,7 +72,8 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
 
   // EINVOICE_BASE_URL (with EINVOICE_TOKEN) is a whole environment on its own: CI needs no profile file.
   if (!settings && name !== sandboxEnvironment && !overrideUrl) {
-    throw new UsageError(`Unknown environment "${name}".`, {
+    const nearest = nearestName(name, knownEnvironments(config));
+    throw new UsageError(`Unknown environment "${name}".${nearest ? ` Did you mean ${nearest}?` : ''}`, {
       hint: filepath
         ? `Environments in ${filepath}: ${knownEnvironments(config).join(', ')}.`
         : `No profile file was found. Create .einvoicerc (see ${exampleProfileFile}) with environments.${name}.baseUrl and a token, set EINVOICE_BASE_URL and EINVOICE_TOKEN, or use --env sandbox.`,

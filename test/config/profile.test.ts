@@ -73,7 +73,7 @@ describe('selecting the environment', () => {
     const { filepath } = withProfile(twoEnvironments);
     const error = await resolveFrom(filepath, { env: 'stagign' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toContain('Unknown environment "stagign"');
+    expect((error as UsageError).message).toBe('Unknown environment "stagign". Did you mean staging?');
     expect((error as UsageError).hint).toContain('sandbox, staging, qa, production');
   });
 

@@ -40,6 +40,9 @@ describe('einvoice schema', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('No schema named "invoice".');
     expect(result.stderr).toContain('Choose one of single, recurring, refund, config.');
+    const typo = await runSafeCli(['schema', 'singel']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('No schema named "singel". Did you mean single?');
   });
 
   it('a refund file naming its schema is read without the $schema key', async () => {
