@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -24,13 +24,17 @@ describe('takeLock', () => {
     const path = lockPath();
     const release = await takeLock(path);
     await expect(takeLock(path)).rejects.toBeInstanceOf(LockHeldError);
-    let second: (() => Promise<void>) | undefined;
-    const waiting = takeLock(path, { waitMs: 30_000 }).then((taken) => (second = taken));
-    expect(second).toBeUndefined();
+    // Waiting does not take the lock from its holder: with no release, the wait ends refused, the lock untouched.
+    const { ino } = statSync(path);
+    await expect(takeLock(path, { waitMs: 200 })).rejects.toBeInstanceOf(LockHeldError);
+    expect(statSync(path).ino).toBe(ino);
+    // A waiter takes it once it is released.
+    const waiting = takeLock(path, { waitMs: 30_000 });
     await release();
-    await waiting;
+    const second = await waiting;
     expect(readFileSync(path, 'utf8')).toBe(`${process.pid}\n`);
-    await second?.();
+    await second();
+    expect(existsSync(path)).toBe(false);
   });
 
   it('refuses a lock held by another running process, naming it', async () => {

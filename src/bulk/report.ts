@@ -68,10 +68,6 @@ export async function writeReport(
   await Promise.race([once(out, 'finish'), failed]);
 }
 
-/**
- * Writes the --json document, `{"summary":{...},"records":[...]}`: the summary on the first line, then one record per
- * line, so `head -1` or a line-oriented reader gets the summary without parsing the records.
- */
 /** Resolves when `stream` takes more, or will never again (closed: a reader that left, as `| head` does). */
 function drained(stream: NodeJS.WritableStream): Promise<void> {
   if ((stream as Writable).destroyed) return Promise.resolve();
@@ -86,6 +82,10 @@ function drained(stream: NodeJS.WritableStream): Promise<void> {
   });
 }
 
+/**
+ * Writes the --json document, `{"summary":{...},"records":[...]}`: the summary on the first line, then one record per
+ * line, so `head -1` or a line-oriented reader gets the summary without parsing the records.
+ */
 export async function writeJsonReport(
   stream: NodeJS.WritableStream,
   summary: BatchSummary,

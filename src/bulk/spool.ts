@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
@@ -33,6 +33,8 @@ export class Spool {
   /** A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left. */
   constructor(file: string) {
     this.#file = file;
+    // Removed first, so the new one is created 0600 (a mode applies only to a file it creates).
+    rmSync(file, { force: true });
     this.#out = createWriteStream(file, { highWaterMark: 1 << 20, mode: 0o600 });
     this.#out.on('error', (error) => (this.#error = error));
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Spool, type SpoolEntry } from '../../src/bulk/spool.js';
@@ -24,6 +24,18 @@ describe('the spool', () => {
     const read: SpoolEntry[] = [];
     for await (const entry of spool.read()) read.push(entry);
     expect(read).toEqual(entries);
+    await spool.dispose();
+  });
+
+  it('replaces a spool a killed run left, as a file of the user alone (0600), whatever its mode was', async () => {
+    const file = join(tempDir(), 'journal.ndjson.spool');
+    writeFileSync(file, 'left by a killed run\n');
+    chmodSync(file, 0o644);
+    const spool = new Spool(file);
+    await spool.write({ index: 0, key: 'k', journaled: false, previouslySent: false, bodyJson: '{"note":"x"}' });
+    await spool.finish();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).not.toContain('left by a killed run');
     await spool.dispose();
   });
 });
