@@ -81,11 +81,13 @@ describe('SIGTERM', () => {
   });
 
   it('ends a command that does not report it itself with 143', async () => {
-    const { server, home } = await slowService();
+    const { server, home, state } = await slowService();
     const run = startCli(['stats'], home);
     await until(() => server.requests.length === 1, 'the request to reach the service');
     run.child.kill('SIGTERM');
     expect((await run.ended).code).toBe(143);
+    // It ended at once, not after the service's answer.
+    expect(state.answered).toBe(0);
     expect(run.output.stderr).toMatch(/\nInterrupted\.\n$/);
   });
 

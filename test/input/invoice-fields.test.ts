@@ -74,6 +74,13 @@ describe.each(invoiceKinds)('the fields of a %s invoice', (kind) => {
       const flag = node?.ownFlags.find((each) => each.long === field.flag);
       expect(flag?.values, field.flag).toEqual(field.values ?? field.suggestions);
     }
+    // The lists themselves, written out: the line above compares completion with the same table it is made from.
+    const valuesOf = (long: string) => node?.ownFlags.find((each) => each.long === long)?.values;
+    expect(valuesOf('--payment-type')).toEqual(
+      kind === 'single' ? ['PUSH_TO_CUSTOMER', 'PUSH_TO_SERVICE_PAY'] : undefined,
+    );
+    expect(valuesOf('--preferred-payment-method')).toEqual(['PayAtService', 'CARD', 'VALU']);
+    expect(valuesOf('--method')).toEqual(['SMS', 'EMAIL', 'BOTH', 'NONE']);
   });
 });
 

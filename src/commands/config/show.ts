@@ -1,10 +1,11 @@
-import type { CommandContext, GlobalOptions } from '../../context.js';
+import type { CommandContext } from '../../context.js';
+import type { ConfigShowOptions } from '../flags/config.js';
 import { describeTokenSource } from '../../config/profile.js';
 import { toJson } from '../../output/format.js';
 import { openSession } from '../../session.js';
 
 /** `einvoice config show`: which environment is selected, where it points, and where its token comes from. */
-export async function showConfig(options: GlobalOptions, context: CommandContext): Promise<void> {
+export async function showConfig(options: ConfigShowOptions, context: CommandContext): Promise<void> {
   const { terminal, profile } = await openSession(options, context);
   const summary = {
     environment: profile.name,
