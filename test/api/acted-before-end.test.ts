@@ -51,8 +51,12 @@ describe('a service that acts on a request before the client has ended it', () =
     workers.push(worker);
     const bodies: string[] = [];
     const [ready] = (await once(worker, 'message')) as [{ url: string }];
-    worker.on('message', (message: { body?: string }) => {
-      if (message.body !== undefined) bodies.push(message.body);
+    // The worker's messages and the client's socket events arrive by different routes, so the test waits for the
+    // second body's message itself rather than assuming it came before the client saw the connection close.
+    const bothBodiesRead = new Promise<void>((resolve) => {
+      worker.on('message', (message: { body?: string }) => {
+        if (message.body !== undefined && bodies.push(message.body) === 2) resolve();
+      });
     });
     const client = createClient({ baseUrl: ready.url, token, getRetries: 0 });
     await client.refundInvoice('1000001', refund);
@@ -65,6 +69,7 @@ describe('a service that acts on a request before the client has ended it', () =
     });
 
     expect(Atomics.load(state, 0)).toBe(1);
+    await bothBodiesRead;
     expect(bodies).toEqual([JSON.stringify(refund), JSON.stringify(refund)]);
     expect(failure).toBeInstanceOf(ServiceUnavailableError);
     expect(failure).toMatchObject({ mayHaveReachedService: true, exitCode: 5 });
