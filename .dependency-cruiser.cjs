@@ -74,6 +74,15 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/sandbox/' },
       to: { path: '^src/sandbox/', pathNot: '^src/sandbox/index[.]ts$' },
     },
+    {
+      name: 'got-through-its-loader',
+      severity: 'error',
+      comment:
+        'got is loaded by src/api/got.ts alone, which keeps its type checker from loading ICU at start-up ' +
+        '(the comment there says how).',
+      from: { path: '^src/', pathNot: '^src/api/got[.]ts$' },
+      to: { path: '^(node_modules/)?got([/]|$)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -82,6 +82,11 @@ describe('the layers of src/', () => {
       content: "import { toJson } from '../output/format.js';\nexport const wrong = toJson;\n",
     },
     {
+      rule: 'got-through-its-loader',
+      path: 'src/api/wrong.ts',
+      content: "import got from 'got';\nexport const wrong = got;\n",
+    },
+    {
       rule: 'no-circular',
       path: 'src/schemas/money-cycle.ts',
       content: "import { maxAmount } from './money.js';\nexport const wrong = maxAmount;\n",
