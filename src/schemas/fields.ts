@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { InexactNumber, inexactMessage } from './exact-json.js';
+import { InexactNumber, inexactMessage, readNumberText } from './exact-json.js';
 import {
   decimalOfNumber,
   decimalPlaces,
@@ -17,7 +17,10 @@ import {
 
 // Field rules shared by every request schema. Messages read after the field path: "items[2].price: must be ...".
 
-/** The error of a field that takes a number: "is required", the inexact-number message, or `expected`. */
+/**
+ * The error of a field that takes a number: "is required", the inexact-number message, or `expected`, which names a
+ * number given in quotes ("49.99" in a JSON file) as text: the service takes a JSON number there.
+ */
 export const numberError =
   (expected: string, ceiling?: string) =>
   (issue: { input?: unknown }): string =>
@@ -25,7 +28,9 @@ export const numberError =
       ? 'is required'
       : issue.input instanceof InexactNumber
         ? inexactMessage(issue.input, ceiling)
-        : expected;
+        : typeof issue.input === 'string' && readNumberText(issue.input) !== undefined
+          ? `${expected}, not text (${JSON.stringify(issue.input)})`
+          : expected;
 
 /** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates that reorder what a reader sees. */
 // eslint-disable-next-line no-control-regex -- control characters are what these patterns look for

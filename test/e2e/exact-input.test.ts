@@ -71,6 +71,19 @@ describe('money is exact or refused, the same way in', () => {
     expect((await received(sandbox)).count).toBe(before);
   });
 
+  it('an amount in quotes in a file is named as text, with exit 2 and nothing sent', async () => {
+    const before = (await received(sandbox)).count;
+    const file = await ways.file(withRaw('amount', '"12.50"'));
+    const bulk = await ways.bulk(withRaw('amount', '"12.50"'));
+    for (const result of [file, bulk]) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('must be a number, not text ("12.50")');
+    }
+    expect(file.stderr).toContain('amount (--amount): must be a number');
+    expect(bulk.stderr).toContain('record 2 (line 2): amount: must be a number');
+    expect((await received(sandbox)).count).toBe(before);
+  });
+
   it('an amount of 15 significant digits is sent exactly as typed', async () => {
     const result = await runCreate(home, [...baseFlags, '--amount', '9999999999999.99']);
     expect(result.code, result.stderr).toBe(0);

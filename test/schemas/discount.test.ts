@@ -27,7 +27,7 @@ describe('itemDiscountSchema', () => {
     { path: 'type', discount: { value: 5 }, message: 'is required' },
     { path: 'value', discount: { value: -0.5, type: 'FLAT' }, message: 'must be 0 or more' },
     { path: 'value', discount: { value: 5.555, type: 'FLAT' }, message: 'must have at most two decimals' },
-    { path: 'value', discount: { value: '5', type: 'FLAT' }, message: 'must be a number' },
+    { path: 'value', discount: { value: '5', type: 'FLAT' }, message: 'must be a number, not text ("5")' },
     { path: 'value', discount: { type: 'FLAT' }, message: 'is required' },
     { path: 'reason', discount: { value: 5, type: 'FLAT', reason: 'loyal' }, message: 'is not a known field' },
     { path: '(request)', discount: 5, message: 'must be an object' },
@@ -59,7 +59,7 @@ describe('recurringDiscountSchema', () => {
     },
     { path: 'value', discount: { value: 12.5, type: 'FLAT' }, message: 'must be a whole number' },
     { path: 'value', discount: { value: -1, type: 'PERCENTAGE' }, message: 'must be at least 0' },
-    { path: 'value', discount: { value: '10', type: 'FLAT' }, message: 'must be a whole number' },
+    { path: 'value', discount: { value: '10', type: 'FLAT' }, message: 'must be a whole number, not text ("10")' },
     { path: 'value', discount: { type: 'FLAT' }, message: 'is required' },
     {
       path: 'value',

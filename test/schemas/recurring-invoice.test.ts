@@ -53,7 +53,7 @@ describe('recurringInvoiceSchema: cycle', () => {
     { cycleValue: 0, message: 'must be at least 1' },
     { cycleValue: -3, message: 'must be at least 1' },
     { cycleValue: 1.5, message: 'must be a whole number' },
-    { cycleValue: '2', message: 'must be a whole number' },
+    { cycleValue: '2', message: 'must be a whole number, not text ("2")' },
     { cycleValue: undefined, message: 'is required' },
   ])('cycleValue $cycleValue is rejected', ({ cycleValue, message }) => {
     expect(issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), cycleValue })).toEqual([

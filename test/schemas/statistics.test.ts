@@ -43,7 +43,11 @@ describe('statisticsSchema', () => {
     { path: 'paidInvoices.totalCount', group: { totalAmount: 1 }, message: 'is required' },
     { path: 'paidInvoices.totalCount', group: { totalCount: -1, totalAmount: 1 }, message: 'must be at least 0' },
     { path: 'paidInvoices.totalCount', group: { totalCount: 2.5, totalAmount: 1 }, message: 'must be a whole number' },
-    { path: 'paidInvoices.totalCount', group: { totalCount: '4', totalAmount: 1 }, message: 'must be a whole number' },
+    {
+      path: 'paidInvoices.totalCount',
+      group: { totalCount: '4', totalAmount: 1 },
+      message: 'must be a whole number, not text ("4")',
+    },
     { path: 'paidInvoices.totalAmount', group: { totalCount: 1 }, message: 'is required' },
     { path: 'paidInvoices.totalAmount', group: { totalCount: 1, totalAmount: '800.00' }, message: 'must be a number' },
   ])('paidInvoices $group is rejected at $path', ({ path, group, message }) => {
