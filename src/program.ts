@@ -6,6 +6,7 @@ import { declareRefund } from './commands/flags/refund.js';
 import { declareRoot, type Root } from './commands/flags/root.js';
 import { declareSandbox } from './commands/flags/sandbox.js';
 import { declareStats } from './commands/flags/stats.js';
+import { nearestName } from './schemas/nearest-name.js';
 
 // Puts the command tree together: each command's flags are declared in commands/flags/, and its implementation is
 // imported only when it runs, so `--help` loads commander alone. Commander's typings infer each action's options
@@ -28,6 +29,7 @@ Exit codes:
 /**
  * Commander's own errors (an unknown command or option, a missing argument) worded as the CLI's others are:
  * "error: unknown option '--jsn'\n(Did you mean --json?)" becomes "✖ Unknown option '--jsn'.\nDid you mean --json?".
+ * A value outside a flag's or an argument's choices ("singel") gets the same suggestion, which commander leaves out.
  */
 export function inOurStyle(text: string): string {
   const [first = '', ...rest] = text.trimEnd().split('\n');
@@ -36,6 +38,9 @@ export function inOurStyle(text: string): string {
   const sentence = `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
   const lines = [`✖ ${/[.?!]$/.test(sentence) ? sentence : `${sentence}.`}`];
   for (const line of rest) lines.push(line.replace(/^\((.*)\)$/, '$1'));
+  const choice = /(?:value|argument) '([^']*)' is invalid.* Allowed choices are (.+)\.$/.exec(message);
+  const meant = choice && nearestName(choice[1] ?? '', (choice[2] ?? '').split(', '));
+  if (meant) lines.push(`Did you mean ${meant}?`);
   return `${lines.join('\n')}\n`;
 }
 

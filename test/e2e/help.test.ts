@@ -101,6 +101,21 @@ describe('mistakes', () => {
     );
   });
 
+  it('a value outside the choices of an argument or a flag suggests the closest choice, when one is close', async () => {
+    const kind = await runCli(['template', 'singel']);
+    expect(kind).toMatchObject({ code: 2, stdout: '' });
+    expect(kind.stderr).toBe(
+      "✖ Command-argument value 'singel' is invalid for argument 'kind'. Allowed choices are single, recurring.\n" +
+        'Did you mean single?\n',
+    );
+    const format = await runCli(['template', 'single', '--format', 'jsn']);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toMatch(/Allowed choices are csv, ndjson, json\.\nDid you mean json\?\n$/);
+    const far = await runCli(['template', 'invoice']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).not.toContain('Did you mean');
+  });
+
   it('an unknown subcommand of a group suggests within the group', async () => {
     const result = await runCli(['sandbox', 'outbx']);
     expect(result.code).toBe(2);
