@@ -18,6 +18,8 @@ const itemKeys: Record<string, string> = {
 
 const numericFields = new Set(['purchasedQuantity', 'price']);
 
+const itemExample = 'code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص (discount=5 optional)';
+
 /** Splits `a=1,b="x, y"` on commas outside quotes; quotes may be "..." or '...', and \ escapes the next character. */
 export function splitSpec(spec: string): string[] | undefined {
   const parts: string[] = [];
@@ -62,6 +64,13 @@ export function parseItemSpec(spec: string, position: number): { item: Record<st
   if (!parts) return { item: {}, issues: [{ path: `${path} (--item)`, message: 'has an unclosed quote' }] };
   const item: Record<string, unknown> = {};
   const issues: FieldIssue[] = [];
+  // Values in order ("SKU1,Shirt,2,10") are one mistake, said once, rather than one "is not KEY=VALUE" per value.
+  if (parts.length > 1 && parts.every((part) => !part.includes('='))) {
+    return {
+      item,
+      issues: [{ path: `${path} (--item)`, message: `"${spec.trim()}" is not KEY=VALUE pairs: write ${itemExample}` }],
+    };
+  }
   for (const part of parts) {
     if (part.trim() === '') continue;
     const separator = part.indexOf('=');

@@ -271,6 +271,23 @@ describe('create from flags: what is refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
+  it('says once that an --item of values without keys cannot be read, keeping the issues of readable items', async () => {
+    const before = await received(sandbox);
+    const result = await runCreate(home, [
+      ...['single', '--customer-name', 'Mona', '--customer-mobile', '+201012345678', '--note', 'x'],
+      ...['--item', 'SKU1,Shirt,قميص,2,10', '--item', 'code=B,qty=1,en=b,ar=ب,colour=red'],
+    ]);
+    expect(result.code).toBe(2);
+    const listed = result.stderr.split('\n').filter((line) => line.startsWith('  items'));
+    expect(listed).toEqual([
+      '  items[0] (--item): "SKU1,Shirt,قميص,2,10" is not KEY=VALUE pairs: write ' +
+        'code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص (discount=5 optional)',
+      '  items[1] (--item): "colour=red" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+      '  items[1].price (--item): is required',
+    ]);
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
   it('does not ask for an amount that invalid items would total, and does without items', async () => {
     const base = ['single', '--customer-name', 'Mona', '--customer-mobile', '+201012345678', '--note', 'x'];
     const dates = ['--sending-date', 'today', '--expiry-date', '+30d', '--release-date', 'today'];

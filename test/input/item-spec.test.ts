@@ -95,6 +95,20 @@ describe('parseItemSpec', () => {
     });
   });
 
+  it('reports values without keys once, as one unreadable item', () => {
+    expect(parseItemSpec('SKU1, Shirt,2,10', 1)).toEqual({
+      item: {},
+      issues: [
+        {
+          path: 'items[1] (--item)',
+          message:
+            '"SKU1, Shirt,2,10" is not KEY=VALUE pairs: write code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص ' +
+            '(discount=5 optional)',
+        },
+      ],
+    });
+  });
+
   it('reports an unknown key and a part without = at the item position, keeping the rest', () => {
     const { item, issues } = parseItemSpec('code=A,colour=red,qty=1,discount', 2);
     expect(item).toEqual({ itemCode: 'A', purchasedQuantity: 1 });

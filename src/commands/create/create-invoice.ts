@@ -117,7 +117,7 @@ async function checkAndAsk(
     const fromItems = amountFromItems && Array.isArray(raw.items) && raw.items.length > 0;
     const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems);
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe([...flagIssues, ...schemaIssues]),
+      issues: dedupe([...flagIssues, ...notCoveredBy(flagIssues, schemaIssues, raw)]),
       hint: `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
     });
   }
@@ -278,6 +278,20 @@ async function saveRequest(path: string, invoice: Invoice, context: CommandConte
     throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
   }
   terminal.info(terminal.err.dim(`Saved the request to ${path}.`));
+}
+
+/**
+ * The schema's issues less those about an `--item` that could not be read at all (values without keys, an unclosed
+ * quote): its fields' "is required" would only repeat the flag's own issue.
+ */
+function notCoveredBy(flagIssues: FieldIssue[], schemaIssues: FieldIssue[], raw: Raw): FieldIssue[] {
+  const items = Array.isArray(raw.items) ? (raw.items as unknown[]) : [];
+  const unreadable = flagIssues
+    .map((issue) => /^(items\[(\d+)\]) \(--item\)$/.exec(issue.path))
+    .filter((match) => match !== null)
+    .filter((match) => Object.keys(items[Number(match[2])] ?? {}).length === 0)
+    .map((match) => `${match[1]}.`);
+  return schemaIssues.filter((issue) => !unreadable.some((prefix) => issue.path.startsWith(prefix)));
 }
 
 function dedupe(issues: FieldIssue[]): FieldIssue[] {
