@@ -6,6 +6,7 @@ import { communicationLangs, communicationMethods, cycleTypes, notifiesByEmail, 
 import { notInScope, oneOf, positiveMoney, taxesPercentage, text, wholeNumber, yesNo } from './fields.js';
 import { itemList, recurringItemSchema, singleItemSchema } from './item.js';
 import { toMinorUnits } from './money.js';
+import { formatAmount } from './number-text.js';
 
 // The fields of each kind of invoice, each with its own rules. invoice.ts adds the rule across fields (2.3.4) to
 // make the request schemas; invoice-fast-path.ts compiles the same fields for validating many records.
@@ -54,17 +55,26 @@ export const recurringInvoiceFields = z
     paymentType: notInScope('applies only to single invoices'),
   })
   .check((ctx) => {
-    const { amount, discount } = ctx.value;
     if (ctx.issues.some((issue) => issue.path?.[0] === 'amount' || issue.path?.[0] === 'discount')) return;
-    if (discount.type === 'FLAT' && toMinorUnits(discount.value) > toMinorUnits(amount)) {
-      ctx.issues.push({
-        code: 'custom',
-        input: discount.value,
-        path: ['discount', 'value'],
-        message: `must not be more than the amount (${amount}) for a FLAT discount`,
-      });
-    }
+    const problem = flatDiscountProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value.discount.value, ...problem });
   });
+
+/**
+ * A recurring invoice's FLAT discount may not be more than its amount: the issue to report, or undefined. The fields'
+ * schema checks it when every field is valid; the request schema also when other fields fail (see invoice.ts).
+ */
+export function flatDiscountProblem(invoice: {
+  amount: number;
+  discount: { value: number; type: string };
+}): { path: ['discount', 'value']; message: string } | undefined {
+  const { amount, discount } = invoice;
+  if (discount.type !== 'FLAT' || toMinorUnits(discount.value) <= toMinorUnits(amount)) return undefined;
+  return {
+    path: ['discount', 'value'],
+    message: `must not be more than the amount (${formatAmount(amount)}) for a FLAT discount`,
+  };
+}
 
 /** Rule 2.3.4: the customer's e-mail is there when the customer is notified by e-mail. */
 export function hasEmailWhenNeeded(invoice: { communicationMethod?: string; customer: { email?: string } }): boolean {

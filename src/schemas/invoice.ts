@@ -1,6 +1,11 @@
 import * as z from 'zod';
 import { methodsNeedingEmail } from './enums.js';
-import { hasEmailWhenNeeded, recurringInvoiceFields, singleInvoiceFields } from './invoice-fields.js';
+import {
+  flatDiscountProblem,
+  hasEmailWhenNeeded,
+  recurringInvoiceFields,
+  singleInvoiceFields,
+} from './invoice-fields.js';
 
 /**
  * Rule 2.3.4: the customer's e-mail is required when the customer is notified by e-mail. It is checked even when
@@ -23,6 +28,29 @@ function emailRequiredForEmailMethods() {
     },
   ] as const satisfies readonly [unknown, unknown];
 }
+
+/**
+ * A FLAT discount over the amount, checked even when other fields fail (the fields' schema checks it only when they
+ * all pass), so a merchant sees every problem at once; not when the amount or the discount itself failed, which
+ * their own issues say.
+ */
+const flatDiscountWithOtherProblems = z.superRefine<{ amount: number; discount: { value: number; type: string } }>(
+  (invoice, ctx) => {
+    const problem = flatDiscountProblem(invoice);
+    if (problem) ctx.addIssue({ code: 'custom', input: invoice.discount.value, ...problem });
+  },
+  {
+    when: ({ issues, value }) => {
+      const invoice = value as { amount?: unknown; discount?: { value?: unknown; type?: unknown } } | null;
+      return (
+        !issues.some((issue) => issue.path?.[0] === 'amount' || issue.path?.[0] === 'discount') &&
+        typeof invoice?.amount === 'number' &&
+        typeof invoice.discount?.value === 'number' &&
+        typeof invoice.discount.type === 'string'
+      );
+    },
+  },
+);
 
 /** Rule 2.3.4 in JSON Schema. */
 const emailRequiredJsonSchema = {
@@ -49,11 +77,14 @@ export const singleInvoiceSchema = singleInvoiceFields.refine(...emailRequiredFo
 });
 
 /** The request body of `POST /invoice-api/invoices/recurring`. */
-export const recurringInvoiceSchema = recurringInvoiceFields.refine(...emailRequiredForEmailMethods()).meta({
-  title: 'einvoice recurring invoice',
-  description: 'The request body of POST /invoice-api/invoices/recurring (einvoice create recurring --file).',
-  ...emailRequiredJsonSchema,
-});
+export const recurringInvoiceSchema = recurringInvoiceFields
+  .refine(...emailRequiredForEmailMethods())
+  .check(flatDiscountWithOtherProblems)
+  .meta({
+    title: 'einvoice recurring invoice',
+    description: 'The request body of POST /invoice-api/invoices/recurring (einvoice create recurring --file).',
+    ...emailRequiredJsonSchema,
+  });
 
 /** The two kinds of invoice the service creates. */
 export const invoiceKinds = ['single', 'recurring'] as const;

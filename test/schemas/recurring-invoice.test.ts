@@ -73,14 +73,26 @@ describe('recurringInvoiceSchema: top-level discount', () => {
   });
 
   test.each([
-    { amount: 99.98, value: 100 },
-    { amount: 10, value: 11 },
-    { amount: 0.5, value: 1 },
-  ])('a FLAT discount of $value is more than the amount $amount: refused', ({ amount, value }) => {
+    { amount: 99.98, value: 100, shown: '99.98' },
+    { amount: 10, value: 11, shown: '10.00' },
+    { amount: 0.5, value: 1, shown: '0.50' },
+    { amount: 1250, value: 2000, shown: '1,250.00' },
+  ])('a FLAT discount of $value is more than the amount $amount: refused', ({ amount, value, shown }) => {
     expect(
       issuesOf(recurringInvoiceSchema, { ...recurringInvoice(), amount, discount: { value, type: 'FLAT' } }),
-    ).toEqual([
-      { path: 'discount.value', message: `must not be more than the amount (${amount}) for a FLAT discount` },
+    ).toEqual([{ path: 'discount.value', message: `must not be more than the amount (${shown}) for a FLAT discount` }]);
+  });
+
+  test('a FLAT discount over the amount is named with the other fields that fail, not after them', () => {
+    const invoice = { ...recurringInvoice(), amount: 10, discount: { value: 50, type: 'FLAT' }, note: '' };
+    expect(issuesOf(recurringInvoiceSchema, invoice)).toEqual([
+      { path: 'note', message: 'must not be empty' },
+      { path: 'discount.value', message: 'must not be more than the amount (10.00) for a FLAT discount' },
+    ]);
+    // Not compared when the amount or the discount is itself wrong: their own issues say so.
+    expect(issuesOf(recurringInvoiceSchema, { ...invoice, amount: -1 }).map((issue) => issue.path)).toEqual([
+      'amount',
+      'note',
     ]);
   });
 
