@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { invoiceNumberPattern } from '../schemas/fields.js';
 import { invoiceNumberSchema } from '../schemas/invoice-number.js';
 import { validate } from '../schemas/validate.js';
 
@@ -17,12 +18,12 @@ export function checkedInvoiceNumber(value: string): string {
 }
 
 /**
- * Reads the body of a create response: a bare JSON number or a JSON string, of at most 30 characters. The digits are
- * kept as text, so a number past 2^53 is not rounded. Returns undefined when the body is neither.
+ * Reads the body of a create response: a bare JSON number or a JSON string, either an invoice number by the rule the
+ * command line's numbers follow (so every number the service gives can be refunded). The digits are kept as text,
+ * so a number past 2^53 is not rounded. Returns undefined when the body is neither.
  */
 export function parseCreatedInvoiceNumber(body: string): string | undefined {
   const trimmed = body.trim();
-  if (/^\d{1,30}$/.test(trimmed)) return trimmed;
-  const quoted = /^"([A-Za-z0-9_-]{1,30})"$/.exec(trimmed);
-  return quoted?.[1];
+  const number = /^\d+$/.test(trimmed) ? trimmed : /^"(.*)"$/.exec(trimmed)?.[1];
+  return number !== undefined && invoiceNumberPattern.test(number) ? number : undefined;
 }

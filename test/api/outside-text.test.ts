@@ -86,10 +86,10 @@ describe('responses are read up to 1 MiB', () => {
     expect(result.stderr).not.toContain('RangeError');
   });
 
-  it('an invoice number of 31 digits is an unexpected response, whose outcome is unknown', async () => {
+  it('an invoice number of 65 digits is an unexpected response, whose outcome is unknown', async () => {
     server = await startTestServer((_request, response) => {
       response.writeHead(201, { 'content-type': 'application/json' });
-      response.end('1'.repeat(31));
+      response.end('1'.repeat(65));
     });
     const result = await runCreate(homeWith(server), invoiceFlags);
     expect(result.code).toBe(8);

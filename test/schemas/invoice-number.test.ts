@@ -15,6 +15,9 @@ describe('parseCreatedInvoiceNumber', () => {
     ['"1001"', '1001'],
     ['"INV-2026_03"', 'INV-2026_03'],
     [' "12345678901234567890" ', '12345678901234567890'],
+    // As long as a number the command line takes, so every number the service gives can be refunded.
+    ['1'.repeat(64), '1'.repeat(64)],
+    [`"${'A'.repeat(64)}"`, 'A'.repeat(64)],
   ])('%j is read as %j', (body, number) => {
     expect(parseCreatedInvoiceNumber(body)).toBe(number);
   });
@@ -36,6 +39,8 @@ describe('parseCreatedInvoiceNumber', () => {
     '{"invoiceNumber":"1001"}',
     '[1001]',
     '<html>Created</html>',
+    '1'.repeat(65),
+    `"${'A'.repeat(65)}"`,
   ])('%j is not an invoice number', (body) => {
     expect(parseCreatedInvoiceNumber(body)).toBeUndefined();
   });
