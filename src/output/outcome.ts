@@ -51,6 +51,19 @@ export async function sendOnce<T>(
         { hint: about.whatIsSafe, cause: error },
       );
     }
+    if (error instanceof ServiceUnavailableError && error.mayHaveReachedService) {
+      // A 429, or a 503 with Retry-After: the service answered that it did not take the request.
+      throw new ServiceUnavailableError(
+        `${error.message} The service turned the request away: nothing was created or changed.`,
+        {
+          mayHaveReachedService: true,
+          status: error.status,
+          retryAfterMs: error.retryAfterMs,
+          cause: error,
+          hint: `${error.hint ?? 'Try again later.'} Running the command again is safe.`,
+        },
+      );
+    }
     if (error instanceof ServiceUnavailableError && !error.mayHaveReachedService) {
       // Said in so many words: nothing left this machine, so running the command again is safe.
       throw new ServiceUnavailableError(`${error.message} Nothing was sent.`, {

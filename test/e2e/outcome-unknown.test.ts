@@ -139,11 +139,33 @@ describe('other answers a create cannot trust', () => {
     expect(plain.requests).toHaveLength(0);
   });
 
-  it('a 429 said the request was not taken: exit 5, not uncertain', async () => {
+  it('a 429 said the request was not taken: exit 5, not uncertain, and says so', async () => {
     const server = await serve((_request, response) => sendJson(response, 429, { message: 'slow down' }));
-    const result = await runCreate(homeAt(server.url), ['single', ...invoiceFlags]);
+    const result = await runCreate(homeAt(server.url), ['single', ...invoiceFlags, '--json']);
     expect(result.code, result.stderr).toBe(5);
+    expect(result.stdout).toBe('');
     expect(result.stderr).not.toContain('may already exist');
+    expect(result.stderr).toContain(
+      '(HTTP 429: slow down). The service turned the request away: nothing was created or changed.',
+    );
+    expect(result.stderr).toContain('Running the command again is safe.');
+  });
+
+  it('a 503 with Retry-After, too long to wait for, is told as turned away; one without it as outcome unknown', async () => {
+    const later = await serve((_request, response) =>
+      sendJson(response, 503, { message: 'Down for maintenance.' }, { 'retry-after': '3600' }),
+    );
+    const turnedAway = await runCreate(homeAt(later.url), ['single', ...invoiceFlags]);
+    expect(turnedAway.code, turnedAway.stderr).toBe(5);
+    expect(turnedAway.stderr).toContain('(HTTP 503: Down for maintenance)');
+    expect(turnedAway.stderr).not.toContain('.).');
+    expect(turnedAway.stderr).toContain('The service turned the request away: nothing was created or changed.');
+
+    const failing = await serve((_request, response) => sendJson(response, 503, { message: 'Down.' }));
+    const unknown = await runCreate(homeAt(failing.url), ['single', ...invoiceFlags]);
+    expect(unknown.code, unknown.stderr).toBe(8);
+    expect(unknown.stderr).toContain('may already exist');
+    expect(unknown.stderr).not.toContain('turned the request away');
   });
 });
 
