@@ -1,7 +1,7 @@
 import type { FieldIssue } from '../errors.js';
 import { withDateForms } from '../input/dates.js';
 import { withFlagName } from '../input/invoice-flags.js';
-import { checkAmount, mergeInvoiceSources } from '../input/invoice-input.js';
+import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../input/invoice-input.js';
 import { formatAmount } from '../schemas/number-text.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../schemas/invoice.js';
@@ -88,7 +88,10 @@ export function checkBody(
   const body = parseValidInvoice(context.kind, raw);
   if (body && earlierIssues.length === 0) return { body };
   const checked = body ? undefined : validate(invoiceSchemas[context.kind], raw);
-  const issues = [...earlierIssues, ...(checked && !checked.success ? checked.issues : [])];
+  const schemaIssues = checked && !checked.success ? checked.issues : [];
+  // Items and no amount, yet no amount computed: the items could not be added up, and their issues say why.
+  const amountLeftToItems = raw.amount === undefined && Array.isArray(raw.items) && raw.items.length > 0;
+  const issues = [...earlierIssues, ...(amountLeftToItems ? withoutAmountEchoingItems(schemaIssues) : schemaIssues)];
   return {
     issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : withDateForms(issue))),
   };

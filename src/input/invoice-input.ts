@@ -1,6 +1,7 @@
 import type { InvoiceDefaults } from '../schemas/config.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import { fromMinorUnits, itemsTotalMinor, toMinorUnits } from '../schemas/money.js';
+import type { FieldIssue } from '../errors.js';
 import { dateFields, normalizeDate } from './dates.js';
 
 /** Where the fields of one invoice come from, lowest precedence first (prompts come after). */
@@ -64,6 +65,15 @@ export function itemsTotal(items: unknown): bigint | undefined {
         typeof (item as { discount?: { value?: unknown } }).discount?.value === 'number'),
   );
   return usable ? itemsTotalMinor(items as Parameters<typeof itemsTotalMinor>[0]) : undefined;
+}
+
+/**
+ * The issues of a request whose amount is left to its items' total: when an item is wrong, the amount's own issue
+ * (none, or a negative total) would only echo it, so it is left out.
+ */
+export function withoutAmountEchoingItems(issues: FieldIssue[]): FieldIssue[] {
+  const itemsAreWrong = issues.some((issue) => issue.path.startsWith('items'));
+  return itemsAreWrong ? issues.filter((issue) => issue.path !== 'amount') : issues;
 }
 
 /** What the amount is once items are considered. */

@@ -107,6 +107,22 @@ describe('validation before anything is sent', () => {
     expect(spooled[0]?.body).not.toHaveProperty('$schema');
   });
 
+  it('does not call the amount missing when it is left to items that cannot be added up', async () => {
+    const { amount: _amount, ...withoutAmount } = record(1);
+    const badItem = { itemCode: 'A', purchasedQuantity: 1, price: '150.5', nameEn: 'a', nameAr: 'ب' };
+    const { issues } = await plan([
+      { ...withoutAmount, items: [badItem] },
+      { ...withoutAmount, items: [{ ...badItem, price: 150.5 }], note: '' },
+      withoutAmount,
+    ]);
+    expect(issues).toEqual([
+      { path: 'record 1 (line 1): items[0].price', message: 'must be a number, not text ("150.5")' },
+      { path: 'record 2 (line 2): note', message: 'must not be empty' },
+      // Without items, nothing stands for the amount: it is missing.
+      { path: 'record 3 (line 3): amount', message: 'is required' },
+    ]);
+  });
+
   it('makes an amount that differs from the items invalid, unless --yes keeps it', async () => {
     const conflicting = record(1, {
       amount: 50,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { whenAsked, type CommandContext } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
-import { checkAmount, mergeInvoiceSources } from '../../input/invoice-input.js';
+import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../../input/invoice-input.js';
 import { invoiceFromFlags, toCommandLine, withFlagName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject } from '../../input/json-file.js';
@@ -208,10 +208,9 @@ function aboutCreating(kind: InvoiceKind, invoice: Invoice) {
  */
 function ofAmountFromItems(issues: FieldIssue[], amountFromItems: boolean): FieldIssue[] {
   if (!amountFromItems) return issues.map(withFlagName);
-  const itemsAreWrong = issues.some((issue) => issue.path.startsWith('items'));
-  return issues
-    .filter((issue) => !(itemsAreWrong && issue.path === 'amount'))
-    .map((issue) => (issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : withFlagName(issue)));
+  return withoutAmountEchoingItems(issues).map((issue) =>
+    issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : withFlagName(issue),
+  );
 }
 
 /** With items and no amount, the amount is the items' total. */
