@@ -125,7 +125,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         result.status = 'created-earlier';
         result.invoiceNumber = earlier.invoiceNumber;
         result.businessReference = body?.businessReference ?? earlier.businessReference;
-        if (identity) firstOfInvoice.claim(identity, result.record);
+        if (identity) firstOfInvoice.claim(identity, index);
         resume.done += 1;
         continue;
       }
@@ -134,11 +134,15 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         continue;
       }
       result.businessReference = body.businessReference;
-      const first = identity && firstOfInvoice.claim(identity, result.record);
-      if (first !== undefined) {
+      const firstIndex = identity && firstOfInvoice.claim(identity, index);
+      const first = firstIndex === undefined ? undefined : results[firstIndex];
+      if (first) {
         result.status = 'duplicate';
-        result.duplicateOf = first;
-        result.error = `same businessReference, amount and sendingDate as record ${first}`;
+        result.duplicateOf = first.record;
+        result.duplicateOfLine = first.line;
+        // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
+        const named = place({ position: first.record - 1, line: first.line ?? first.record });
+        result.error = `same businessReference, amount and sendingDate as ${named}`;
         continue;
       }
       if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {

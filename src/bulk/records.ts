@@ -20,7 +20,7 @@ export interface SourceRecord {
 }
 
 /** How an issue names where it is: the record alone (no path), or one of its fields. */
-export type IssuePlace = (source: SourceRecord, path?: string) => string;
+export type IssuePlace = (source: Pick<SourceRecord, 'position' | 'line'>, path?: string) => string;
 
 /** `record 3 (line 4)`, `record 3 (line 4): customer.mobile`. */
 export const recordAndLine: IssuePlace = (source, path) => {

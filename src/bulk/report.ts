@@ -21,6 +21,9 @@ export function reportEntry(result: RecordResult, numbered: Numbered = 'line'): 
     ...(result.error !== undefined ? { error: result.error } : {}),
     ...(result.issues ? { issues: result.issues } : {}),
     ...(result.duplicateOf !== undefined ? { duplicateOf: result.duplicateOf } : {}),
+    ...(result.duplicateOfLine !== undefined
+      ? { [`duplicateOf${numbered === 'row' ? 'Row' : 'Line'}`]: result.duplicateOfLine }
+      : {}),
   };
 }
 

@@ -37,8 +37,9 @@ export interface RecordResult {
   invoiceNumber?: string;
   error?: string;
   issues?: FieldIssue[];
-  /** For a duplicate: the record it repeats. */
+  /** For a duplicate: the record it repeats, and that record's line (its row, in a spreadsheet). */
   duplicateOf?: number;
+  duplicateOfLine?: number;
 }
 
 /** The statuses that leave a record not created, so the run exits 6. */

@@ -18,7 +18,10 @@ export class FirstRecordOfInvoice {
   /** Further invoices with a businessReference already taken by another amount or date (rare). */
   readonly #others = new Map<string, number>();
 
-  /** The earlier record of the same invoice; undefined when there is none, and `record` becomes its first. */
+  /**
+   * The earlier record of the same invoice; undefined when there is none, and `record` becomes its first. A record is
+   * any number that names it (the plan gives the index of its result).
+   */
   claim(invoice: InvoiceIdentity, record: number): number | undefined {
     const { businessReference } = invoice;
     const slot = this.#slotByReference.get(businessReference);

@@ -170,6 +170,22 @@ describe('duplicates in the file (rule 2.3.2)', () => {
     expect(spooled).toHaveLength(4);
     expect(new Set(spooled.map((entry) => entry.key)).size).toBe(4);
   });
+
+  it('names the record a duplicate repeats as the file names it, with its line', async () => {
+    const { results } = await plan([
+      '',
+      record(1, { businessReference: 'A' }),
+      '',
+      record(2, { businessReference: 'A', amount: 101 }),
+    ]);
+    expect(results[1]).toMatchObject({
+      status: 'duplicate',
+      line: 4,
+      duplicateOf: 1,
+      duplicateOfLine: 2,
+      error: 'same businessReference, amount and sendingDate as record 1 (line 2)',
+    });
+  });
 });
 
 describe('content keys', () => {

@@ -119,6 +119,30 @@ describe('a CSV written as Excel writes it', () => {
   });
 });
 
+describe('a row that repeats an earlier row (rule 2.3.2)', () => {
+  it('is named by its row and the row it repeats, in the notice and in --json', async () => {
+    const home = homeFor(sandbox);
+    const sheet = excelCsv([
+      'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',
+      'D-1,Amr,+201001234567,10,2030-01-01,2030-01-01,2030-02-01,first',
+      'D-2,Mona,+201001234567,20,2030-01-01,2030-01-01,2030-02-01,other',
+      'D-1,Amr,+201001234567,10.00,2030-01-01,2030-01-01,2030-02-01,again',
+    ]);
+    writeFileSync(join(home, 'dups.csv'), sheet);
+    const result = await runCreate(home, ['single', '--file', 'dups.csv', '--dry-run', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('is not sent: row 4 (as row 2).');
+    const repeated = (JSON.parse(result.stdout) as { records: Record<string, unknown>[] }).records[2];
+    expect(repeated).toMatchObject({
+      row: 4,
+      status: 'duplicate',
+      duplicateOf: 1,
+      duplicateOfRow: 2,
+      error: 'same businessReference, amount and sendingDate as row 2',
+    });
+  });
+});
+
 describe('a sheet refused before anything is sent', () => {
   it('names a bad row by its row number and column letter, and --report writes CSV with the rows', async () => {
     const home = homeFor(sandbox);

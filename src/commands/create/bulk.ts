@@ -8,7 +8,7 @@ import { bulkDefaults, type BulkFlags } from '../../bulk/options.js';
 import { planBatch, type Plan } from '../../bulk/plan.js';
 import { startProgress } from '../../bulk/progress.js';
 import { readRecords, type IssuePlace, type SourceRecord } from '../../bulk/records.js';
-import { writeJsonReport, writeReport } from '../../bulk/report.js';
+import { writeJsonReport, writeReport, type Numbered } from '../../bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
 import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
 import { Spool } from '../../bulk/spool.js';
@@ -91,6 +91,8 @@ export async function createInvoicesInBulk(
       signal: context.signal,
     });
     await spool?.finish();
+    // A spreadsheet's records are named by its row numbers.
+    const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
     const finish = async (durationMs: number, showSummary = true) => {
       const summary = summarize(plan.results, {
         kind,
@@ -101,8 +103,6 @@ export async function createInvoicesInBulk(
         shard,
         resume: plan.resume,
       });
-      // A spreadsheet's records are named by its row numbers.
-      const numbered = input.format === 'csv' ? 'row' : 'line';
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (options.report) await writeReport(resolve(context.cwd, options.report), plan.results, numbered);
       if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
@@ -123,7 +123,7 @@ export async function createInvoicesInBulk(
         },
       );
     }
-    announce(plan, options, session, journal?.shown);
+    announce(plan, options, session, journal?.shown, numbered);
     let outcome: SendOutcome = { interrupted: false };
     if (dryRun) markPending(plan.results, 'valid');
     else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
@@ -261,7 +261,13 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
 }
 
 /** Says, before sending, what a rerun skips and which records are not sent. */
-function announce(plan: Plan, options: BulkCreateOptions, session: Session, journal: string | undefined): void {
+function announce(
+  plan: Plan,
+  options: BulkCreateOptions,
+  session: Session,
+  journal: string | undefined,
+  numbered: Numbered,
+): void {
   const { terminal } = session;
   const { resume } = plan;
   if (resume && !options.quiet) {
@@ -272,7 +278,13 @@ function announce(plan: Plan, options: BulkCreateOptions, session: Session, jour
   }
   const duplicates = plan.results.filter((result) => result.status === 'duplicate');
   if (duplicates.length > 0) {
-    const some = duplicates.slice(0, 5).map((result) => `record ${result.record} (as record ${result.duplicateOf})`);
+    const some = duplicates
+      .slice(0, 5)
+      .map((result) =>
+        numbered === 'row'
+          ? `row ${result.line} (as row ${result.duplicateOfLine})`
+          : `record ${result.record} (as record ${result.duplicateOf})`,
+      );
     terminal.warn(
       `${duplicates.length === 1 ? '1 record repeats' : `${formatCount(duplicates.length)} records repeat`} an ` +
         `earlier record's businessReference, amount and sendingDate and ${duplicates.length === 1 ? 'is' : 'are'} ` +
