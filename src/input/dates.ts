@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../errors.js';
+import { addMonths } from '../schemas/calendar.js';
 
 // Turns what a merchant types for a date into the wire shape. Anything not understood is passed through unchanged,
 // so the schema reports it with its own message. Calendar dates are UTC dates.
@@ -19,17 +20,6 @@ const wireInstantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The UTC calendar date of an instant: `YYYY-MM-DD`. */
 export function toCalendarDate(instant: Date): string {
   return instant.toISOString().slice(0, 10);
-}
-
-/** Adds whole months, keeping the day but clamping to the month's last day (Jan 31 + 1 month = Feb 28/29). */
-export function addMonths(instant: Date, months: number): Date {
-  const result = new Date(instant.getTime());
-  const day = result.getUTCDate();
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
-  result.setUTCDate(Math.min(day, lastDay));
-  return result;
 }
 
 /** Resolves `today`, `tomorrow` and `+7d`/`+2w`/`+1m` against `now`; undefined for anything else. */

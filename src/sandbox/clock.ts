@@ -19,7 +19,9 @@ export function sandboxNow(state: SandboxState): Date {
  */
 export function changeClock(state: SandboxState, change: ClockChange): Date {
   const offset =
-    'advance' in change ? state.clockOffsetMs + durationToMs(change.advance) : Date.parse(change.now) - Date.now();
+    'advance' in change
+      ? state.clockOffsetMs + durationToMs(change.advance, sandboxNow(state))
+      : Date.parse(change.now) - Date.now();
   if (!(Math.abs(Date.now() + offset) <= maxDateMs)) {
     const field = 'advance' in change ? 'advance' : 'now';
     throw validationError([{ path: field, message: 'moves the clock past the last date the sandbox can hold' }]);

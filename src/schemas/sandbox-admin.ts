@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { addMonths } from './calendar.js';
 
 /** The kinds of fault the sandbox can inject into the service's operations. */
 export const faultKinds = ['500', '503', '429', 'drop', 'drop-after-commit'] as const;
@@ -27,9 +28,9 @@ export const faultSettingsSchema = z
 export type FaultSettings = z.output<typeof faultSettingsSchema>;
 
 /** A duration such as `30d`, `12h`, `90m`, `45s` or `2w`. */
-export const durationSchema = z
-  .string()
-  .regex(/^\d+[smhdw]$/, { error: 'must be a duration such as 30d, 12h, 90m, 45s or 2w' });
+export const durationSchema = z.string().regex(/^\d+(?:min|[smhdw])$/, {
+  error: 'must be a duration such as 30d, 2w, 1m (a month, as in dates), 12h, 90min or 45s',
+});
 
 /** `POST /__sandbox/clock`: move the sandbox's clock forward, or set it. */
 export const clockChangeSchema = z.union(
@@ -48,11 +49,16 @@ export const resetRequestSchema = z.strictObject({
   demo: z.boolean().optional(),
 });
 
-/** Milliseconds in a duration such as `30d`. */
-export function durationToMs(duration: string): number {
-  const unitMs = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-  const unit = duration.slice(-1) as keyof typeof unitMs;
-  return Number(duration.slice(0, -1)) * unitMs[unit];
+/**
+ * How far a duration moves the clock from `from`: `m` is whole months, as `+1m` in a date flag is (Jan 31 + 1m is the
+ * last day of February), and `min` is minutes.
+ */
+export function durationToMs(duration: string, from: Date): number {
+  const [, digits = '', unit = ''] = /^(\d+)(.*)$/.exec(duration) ?? [];
+  const amount = Number(digits);
+  if (unit === 'm') return addMonths(from, amount).getTime() - from.getTime();
+  const unitMs: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+  return amount * (unitMs[unit] ?? Number.NaN);
 }
 
 // Responses of the sandbox's admin API, for the commands and tests that read them.

@@ -56,6 +56,21 @@ describe('the admin API', () => {
     expect(stats.allInvoices.totalCount).toBe(8);
   });
 
+  it('moves the clock by calendar months with m, as a date flag reads +1m, and by minutes with min', async () => {
+    await call(sandbox(), 'POST', '/__sandbox/clock', { body: { now: '2030-01-31T12:00:00.000Z' } });
+    const month = await call(sandbox(), 'POST', '/__sandbox/clock', { body: { advance: '1m' } });
+    // The sandbox's clock runs on while the test runs: a few seconds at most.
+    const afterMonth = Date.parse(month.body.now) - Date.parse('2030-02-28T12:00:00.000Z');
+    expect(afterMonth).toBeGreaterThanOrEqual(0);
+    expect(afterMonth).toBeLessThan(5_000);
+    const minutes = await call(sandbox(), 'POST', '/__sandbox/clock', { body: { advance: '90min' } });
+    const afterMinutes = Date.parse(minutes.body.now) - Date.parse('2030-02-28T13:30:00.000Z');
+    expect(afterMinutes).toBeGreaterThanOrEqual(0);
+    expect(afterMinutes).toBeLessThan(5_000);
+    const unknownUnit = await call(sandbox(), 'POST', '/__sandbox/clock', { body: { advance: '3y' } });
+    expect(unknownUnit.status).toBe(400);
+  });
+
   it('answers 400 naming the field of a bad admin body', async () => {
     const clock = await call(sandbox(), 'POST', '/__sandbox/clock', { body: { advance: 'soon' } });
     expect(clock.status).toBe(400);

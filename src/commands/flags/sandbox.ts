@@ -79,7 +79,7 @@ Examples:
   const expire = sandbox
     .command('expire')
     .description("move the sandbox's clock forward so that invoices due by then expire")
-    .option('--by <duration>', 'how far to move the clock: 30d, 12h, 2w, ...', '30d')
+    .option('--by <duration>', 'how far to move the clock: 30d, 2w, 1m (a month), 12h, 90min, 45s', '30d')
     .addHelpText('after', '\nExamples:\n  $ einvoice sandbox expire\n  $ einvoice sandbox expire --by 400d --json');
 
   const outbox = sandbox
