@@ -1,5 +1,6 @@
 import type { FieldIssue } from '../errors.js';
 import { readNumberText, type InexactNumber } from '../schemas/exact-json.js';
+import { nearestName } from '../schemas/nearest-name.js';
 
 /** The keys an `--item` spec takes, with the field each sets. */
 const itemKeys: Record<string, string> = {
@@ -17,6 +18,12 @@ const itemKeys: Record<string, string> = {
 };
 
 const numericFields = new Set(['purchasedQuantity', 'price']);
+
+/** `"dicount" is not a key of an item; did you mean discount? Keys: ...`. */
+function unknownKeyMessage(key: string): string {
+  const meant = nearestName(key, Object.keys(itemKeys));
+  return `"${key}" is not a key of an item${meant ? `; did you mean ${meant}?` : '.'} Keys: code, qty, price, en, ar, discount`;
+}
 
 const itemExample = 'code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص (discount=5 optional)';
 
@@ -79,7 +86,11 @@ export function parseItemSpec(spec: string, position: number): { item: Record<st
     if (separator === -1 || !field) {
       issues.push({
         path: `${path} (--item)`,
-        message: `"${part.trim()}" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount`,
+        message:
+          separator === -1
+            ? // Most often the rest of a value that held a comma: en=Shirt, blue.
+              `"${part.trim()}" has no KEY=: a value with a comma goes in quotes, e.g. en="Shirt, blue"`
+            : unknownKeyMessage(key),
       });
       continue;
     }

@@ -257,7 +257,7 @@ describe('create from flags: what is refused before anything is sent', () => {
     expect(result.code).toBe(2);
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
     expect(listed).toEqual([
-      '  items[0] (--item): "size=XL" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+      '  items[0] (--item): "size" is not a key of an item. Keys: code, qty, price, en, ar, discount',
       '  cycleType (--cycle-type): must be one of MONTH, WEEK',
       '  cycleValue (--cycle-value): must be at least 1',
       '  customer.mobile (--customer-mobile): is required',
@@ -282,7 +282,7 @@ describe('create from flags: what is refused before anything is sent', () => {
     expect(listed).toEqual([
       '  items[0] (--item): "SKU1,Shirt,قميص,2,10" is not KEY=VALUE pairs: write ' +
         'code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص (discount=5 optional)',
-      '  items[1] (--item): "colour=red" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+      '  items[1] (--item): "colour" is not a key of an item. Keys: code, qty, price, en, ar, discount',
       '  items[1].price (--item): is required',
     ]);
     expect((await received(sandbox)).count).toBe(before.count);

@@ -100,7 +100,7 @@ describe('invoiceFromFlags', () => {
     expect(issues).toEqual([
       {
         path: 'items[1] (--item)',
-        message: '"size=XL" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+        message: '"size" is not a key of an item. Keys: code, qty, price, en, ar, discount',
       },
       { path: 'items[2] (--item)', message: 'has an unclosed quote' },
     ]);

@@ -115,11 +115,11 @@ describe('parseItemSpec', () => {
     expect(issues).toEqual([
       {
         path: 'items[2] (--item)',
-        message: '"colour=red" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+        message: '"colour" is not a key of an item. Keys: code, qty, price, en, ar, discount',
       },
       {
         path: 'items[2] (--item)',
-        message: '"discount" is not KEY=VALUE with KEY one of code, qty, price, en, ar, discount',
+        message: '"discount" has no KEY=: a value with a comma goes in quotes, e.g. en="Shirt, blue"',
       },
     ]);
   });
