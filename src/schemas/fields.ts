@@ -56,7 +56,15 @@ function forbiddenCharacterMessage(input: unknown): string {
  */
 export const text = () =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : // An order reference or a code written as a JSON number: the service takes text there.
+            typeof issue.input === 'number' && Number.isFinite(issue.input)
+            ? `must be text, not the number ${issue.input} (in quotes: "${issue.input}")`
+            : 'must be text',
+    })
     .trim()
     .regex(withoutForbiddenCharacters, { error: (issue) => forbiddenCharacterMessage(issue.input) })
     .regex(/\S/, { error: 'must not be empty' });

@@ -57,7 +57,11 @@ describe('customerSchema', () => {
     { path: 'name', patch: { name: '' }, message: 'must not be empty' },
     { path: 'name', patch: { name: ['Mona'] }, message: 'must be text' },
     { path: 'mobile', patch: { mobile: undefined }, message: 'is required' },
-    { path: 'mobile', patch: { mobile: 201001234567 }, message: 'must be text' },
+    {
+      path: 'mobile',
+      patch: { mobile: 201001234567 },
+      message: 'must be text, not the number 201001234567 (in quotes: "201001234567")',
+    },
     { path: 'phone', patch: { phone: '+201001234567' }, message: 'is not a known field' },
   ])('$path rejects $patch', ({ path, patch, message }) => {
     expect(issuesOf(customerSchema, { ...customer(), ...patch })).toEqual([{ path, message }]);

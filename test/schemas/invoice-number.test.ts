@@ -56,7 +56,7 @@ describe('invoiceNumberSchema', () => {
     { number: '../1001', message: 'must be an invoice number: letters, digits, - or _ only' },
     { number: 'x'.repeat(65), message: 'must be an invoice number: letters, digits, - or _ only' },
     { number: undefined, message: 'is required' },
-    { number: 1001, message: 'must be text' },
+    { number: 1001, message: 'must be text, not the number 1001 (in quotes: "1001")' },
   ])('$number is rejected: $message', ({ number, message }) => {
     expect(validate(invoiceNumberSchema, number)).toEqual({ success: false, issues: [{ path: '(request)', message }] });
   });

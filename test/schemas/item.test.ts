@@ -26,7 +26,7 @@ describe.each(kinds)('$kind item', ({ schema }) => {
   test.each([
     { path: 'itemCode', patch: { itemCode: undefined }, message: 'is required' },
     { path: 'itemCode', patch: { itemCode: ' ' }, message: 'must not be empty' },
-    { path: 'itemCode', patch: { itemCode: 17 }, message: 'must be text' },
+    { path: 'itemCode', patch: { itemCode: 17 }, message: 'must be text, not the number 17 (in quotes: "17")' },
     { path: 'nameEn', patch: { nameEn: '' }, message: 'must not be empty' },
     { path: 'nameAr', patch: { nameAr: undefined }, message: 'is required' },
     { path: 'purchasedQuantity', patch: { purchasedQuantity: 0 }, message: 'must be at least 1' },

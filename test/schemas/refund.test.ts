@@ -43,7 +43,11 @@ describe('refundSchema', () => {
     { path: 'reason', patch: { reason: undefined }, message: 'is required' },
     { path: 'reason', patch: { reason: '  ' }, message: 'must not be empty' },
     { path: 'orderReferenceNumber', patch: { orderReferenceNumber: undefined }, message: 'is required' },
-    { path: 'orderReferenceNumber', patch: { orderReferenceNumber: 9876543 }, message: 'must be text' },
+    {
+      path: 'orderReferenceNumber',
+      patch: { orderReferenceNumber: 9876543 },
+      message: 'must be text, not the number 9876543 (in quotes: "9876543")',
+    },
     { path: 'invoiceNumber', patch: { invoiceNumber: '1001' }, message: 'is not a known field' },
   ])('$path rejects $patch', ({ path, patch, message }) => {
     expect(issuesOf(refundSchema, { ...refund(), ...patch })).toEqual([{ path, message }]);
