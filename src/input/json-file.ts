@@ -12,8 +12,7 @@ export async function readJsonInput(path: string, context: CommandContext, flag 
   try {
     content = path === '-' ? await text(context.stdin) : await readFile(resolve(context.cwd, path), 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new UsageError(`Cannot read ${flag} ${source}: ${reason}.`);
+    throw new UsageError(`Cannot read ${flag} ${source}: ${fileProblem(error)}.`);
   }
   const json = content.replace(/^\uFEFF/, '');
   let value: unknown;
@@ -23,6 +22,17 @@ export async function readJsonInput(path: string, context: CommandContext, flag 
     throw new UsageError(`${flag} ${source} is not valid JSON: ${jsonProblem(json, (error as Error).message)}.`);
   }
   return withoutSchemaKey(value);
+}
+
+/** Why a file could not be read, in words: "it is a folder" rather than "EISDIR: illegal operation ...". */
+export function fileProblem(error: unknown): string {
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file',
+    EISDIR: 'it is a folder, not a file',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+  };
+  return reasons[(error as NodeJS.ErrnoException).code ?? ''] ?? (error as Error).message;
 }
 
 /**

@@ -168,6 +168,7 @@ describe('profile defaults', () => {
 describe('files that are refused before anything is sent', () => {
   it.each([
     ['a missing file', 'missing.json', undefined, 'Cannot read --file missing.json: no such file.'],
+    ['a folder', '.', undefined, 'Cannot read --file .: it is a folder, not a file.'],
     ['a file that is not JSON', 'broken.json', '{"note": ', '--file broken.json is not valid JSON'],
     ['a JSON value that is not an object', 'number.json', '42', '--file number.json must hold one JSON object.'],
   ])('exits 2 for %s', async (_what, name, content, message) => {
