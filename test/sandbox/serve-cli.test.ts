@@ -85,6 +85,10 @@ describe('einvoice sandbox serve', () => {
     expect(faults.body).toEqual({ latencyMs: 0, faults: { '503': 0.5 }, seed: 7 });
     expect(await stop(served.child, 'SIGINT')).toEqual({ code: 0, signal: null });
     expect(served.output()).toMatch(/\nToken: local-dev\n/);
+    // What to do next is a notice: stderr, so that stdout is what it serves.
+    expect(served.output()).not.toContain('Try:');
+    expect(served.stderr()).toContain(`Try: EINVOICE_BASE_URL=${url} EINVOICE_TOKEN=local-dev einvoice stats`);
+    expect(served.stderr()).toContain('Stop with Ctrl-C.');
   });
 
   it('shares a state file between two processes without losing an invoice', async () => {

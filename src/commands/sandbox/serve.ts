@@ -112,6 +112,12 @@ export async function serveSandbox(
           `Token: ${sandbox.token}`,
           `State: ${stateFile ?? 'in memory (gone when the sandbox stops; keep it with --state FILE)'}`,
           ...(faults ? [faults] : []),
+          '',
+        ].join('\n'),
+      );
+      // What to do with it is a notice, for stderr: stdout holds what a script reads (the address and the token).
+      context.stderr.write(
+        [
           `Try: EINVOICE_BASE_URL=${sandbox.url} EINVOICE_TOKEN=${sandbox.token} einvoice stats --env sandbox`,
           `Admin API (no token, this machine only): ${sandbox.url}/__sandbox/. Stop with Ctrl-C.`,
           '',
