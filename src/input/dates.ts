@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../errors.js';
-import { addMonths } from '../schemas/calendar.js';
+import { addMonths } from '../schemas/months.js';
 
 // Turns what a merchant types for a date into the wire shape. Anything not understood is passed through unchanged,
 // so the schema reports it with its own message. Calendar dates are UTC dates.

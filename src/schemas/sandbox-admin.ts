@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addMonths } from './calendar.js';
+import { addMonths } from './months.js';
 
 /** The kinds of fault the sandbox can inject into the service's operations. */
 export const faultKinds = ['500', '503', '429', 'drop', 'drop-after-commit'] as const;

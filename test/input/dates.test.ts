@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRealDate, normalizeDate, resolveRelative, type DateField } from '../../src/input/dates.js';
-import { addMonths } from '../../src/schemas/calendar.js';
+import { addMonths } from '../../src/schemas/months.js';
 import { invoiceSchemas, validate } from '../../src/schemas/index.js';
 
 // A fixed `now` late in a UTC day, so a date computed in local time instead of UTC would be a day off.
