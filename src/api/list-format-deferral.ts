@@ -7,7 +7,16 @@ type ListFormatArgs = ConstructorParameters<typeof Intl.ListFormat>;
 const intl = Intl as { ListFormat: typeof Intl.ListFormat };
 const RealListFormat = intl.ListFormat;
 
+/**
+ * The stand-in. Should got fail to load, got.ts never restores the real constructor, and this stays: it formats as the
+ * real one does, and answers `supportedLocalesOf`. (A microtask to restore it would run too early where modules load
+ * one by one, as under vitest.)
+ */
 class DeferredListFormat {
+  static supportedLocalesOf(...args: Parameters<typeof Intl.ListFormat.supportedLocalesOf>): string[] {
+    return RealListFormat.supportedLocalesOf(...args);
+  }
+
   readonly #args: ListFormatArgs;
   #real: Intl.ListFormat | undefined;
 

@@ -83,8 +83,8 @@ export function toServiceError(
     const status = error.response.statusCode;
     const retryAfterMs = retryAfter(error.response.headers['retry-after']);
     if (status >= 500 || status === 429 || status === 408) {
-      // Inside the parentheses the service's own full stop would end in ".)." : it is left out.
-      const body = describeBody(error.response.body as string)?.replace(/\.$/, '');
+      // Inside the parentheses the service's own full stop would end in ".).": it is left out (an ellipsis stays).
+      const body = describeBody(error.response.body as string)?.replace(/(?<!\.)\.$/, '');
       const tooLong = limits && retryAfterMs !== undefined && retryAfterMs > limits.maxRetryAfterMs;
       return new ServiceUnavailableError(
         `The service at ${target} is unavailable (HTTP ${status}${body ? `: ${body}` : ''})${ofAttempts}${

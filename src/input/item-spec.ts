@@ -19,6 +19,16 @@ const itemKeys: Record<string, string> = {
 
 const numericFields = new Set(['purchasedQuantity', 'price']);
 
+/** What is wrong with one part of an --item value: a key without a value, a value without a key, or a key unknown. */
+function partProblem(part: string, previous: string | undefined, field: string | undefined, key: string): string {
+  if (part.includes('=')) return unknownKeyMessage(key);
+  if (field) return `"${part}" has no value: write ${part}=VALUE`;
+  // After KEY=VALUE, most often the rest of a value that held a comma: en=Shirt, blue.
+  if (previous?.includes('='))
+    return `"${part}" has no KEY=: a value with a comma goes in quotes, e.g. en="Shirt, blue"`;
+  return `"${part}" is not KEY=VALUE: write ${itemExample}`;
+}
+
 /** `"dicount" is not a key of an item; did you mean discount? Keys: ...`. */
 function unknownKeyMessage(key: string): string {
   const meant = nearestName(key, Object.keys(itemKeys));
@@ -78,20 +88,13 @@ export function parseItemSpec(spec: string, position: number): { item: Record<st
       issues: [{ path: `${path} (--item)`, message: `"${spec.trim()}" is not KEY=VALUE pairs: write ${itemExample}` }],
     };
   }
-  for (const part of parts) {
+  for (const [index, part] of parts.entries()) {
     if (part.trim() === '') continue;
     const separator = part.indexOf('=');
     const key = (separator === -1 ? part : part.slice(0, separator)).trim();
     const field = itemKeys[key.toLowerCase()];
     if (separator === -1 || !field) {
-      issues.push({
-        path: `${path} (--item)`,
-        message:
-          separator === -1
-            ? // Most often the rest of a value that held a comma: en=Shirt, blue.
-              `"${part.trim()}" has no KEY=: a value with a comma goes in quotes, e.g. en="Shirt, blue"`
-            : unknownKeyMessage(key),
-      });
+      issues.push({ path: `${path} (--item)`, message: partProblem(part.trim(), parts[index - 1], field, key) });
       continue;
     }
     const value = part.slice(separator + 1).trim();

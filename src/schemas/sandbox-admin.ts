@@ -27,7 +27,7 @@ export const faultSettingsSchema = z
   });
 export type FaultSettings = z.output<typeof faultSettingsSchema>;
 
-/** A duration such as `30d`, `12h`, `90m`, `45s` or `2w`. */
+/** A duration such as `30d`, `2w`, `1m` (a calendar month), `12h`, `90min` or `45s`. */
 export const durationSchema = z.string().regex(/^\d+(?:min|[smhdw])$/, {
   error: 'must be a duration such as 30d, 2w, 1m (a month, as in dates), 12h, 90min or 45s',
 });

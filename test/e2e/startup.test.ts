@@ -11,23 +11,33 @@ import { localProfile, writeProfile } from '../helpers/profile.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * Runs `einvoice args` with `setup` (lines of an ES module) preloaded; at exit the module writes what `recorded` (a
+ * JavaScript expression) holds then. Resolves with the run's result and that record.
+ */
+async function runProbed(args: string[], home: string, setup: string[], recorded: string) {
+  const probeHome = tempHome();
+  const record = join(probeHome, 'record.json');
+  const probe = join(probeHome, 'probe.mjs');
+  const write = `process.on('exit', () => writeFileSync(${JSON.stringify(record)}, JSON.stringify(${recorded})));`;
+  writeFileSync(probe, ["import { writeFileSync } from 'node:fs';", ...setup, write].join('\n'));
+  const result = await runCli(args, { env: { HOME: home, NODE_OPTIONS: `--import ${probe}` } });
+  return { result, recorded: JSON.parse(readFileSync(record, 'utf8')) as unknown };
+}
+
 /** The files of this package that `einvoice args` loads, recorded by a preloaded module hook. */
 async function filesLoaded(args: string[]) {
-  const home = tempHome();
-  const record = join(home, 'modules.json');
-  const probe = join(home, 'record-modules.mjs');
-  writeFileSync(
-    probe,
+  const { result, recorded } = await runProbed(
+    args,
+    tempHome(),
     [
       "import { registerHooks } from 'node:module';",
-      "import { writeFileSync } from 'node:fs';",
       'const seen = new Set();',
       'registerHooks({ resolve: (specifier, context, next) => { const found = next(specifier, context); seen.add(found.url); return found; } });',
-      `process.on('exit', () => writeFileSync(${JSON.stringify(record)}, JSON.stringify([...seen])));`,
-    ].join('\n'),
+    ],
+    '[...seen]',
   );
-  const result = await runCli(args, { env: { HOME: home, NODE_OPTIONS: `--import ${probe}` } });
-  const files = (JSON.parse(readFileSync(record, 'utf8')) as string[])
+  const files = (recorded as string[])
     .filter((url) => url.startsWith('file:') && fileURLToPath(url).startsWith(repo))
     .map((url) => fileURLToPath(url).slice(repo.length));
   return { result, files };
@@ -105,6 +115,21 @@ describe('start-up', () => {
     expect(evaluated).toContain('src/api/client.ts');
     expect(matching(evaluated, /^node_modules\/(@inquirer|ora)\//)).toEqual([]);
     expect(matching(evaluated, /^src\/(sandbox|input\/prompts|bulk\/send)/)).toEqual([]);
+  });
+
+  it("stats makes no Intl.ListFormat: got's type checker loads without ICU's data (src/api/got.ts)", async () => {
+    const { result, recorded } = await runProbed(
+      ['stats', '--json'],
+      home,
+      [
+        'const Real = Intl.ListFormat;',
+        'let made = 0;',
+        'Intl.ListFormat = function (...args) { made += 1; return new Real(...args); };',
+      ],
+      '{ made }',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(recorded).toEqual({ made: 0 });
   });
 
   it('the embedded sandbox is evaluated when a command uses it', async () => {

@@ -109,6 +109,21 @@ describe('parseItemSpec', () => {
     });
   });
 
+  it('says a value after KEY=VALUE that has no key most likely held a comma, and a lone value is not KEY=VALUE', () => {
+    expect(parseItemSpec('code=A,en=Shirt, blue', 0).issues).toEqual([
+      {
+        path: 'items[0] (--item)',
+        message: '"blue" has no KEY=: a value with a comma goes in quotes, e.g. en="Shirt, blue"',
+      },
+    ]);
+    expect(parseItemSpec('SKU1', 0).issues).toEqual([
+      {
+        path: 'items[0] (--item)',
+        message: '"SKU1" is not KEY=VALUE: write code=SKU1,qty=2,price=10.50,en=Shirt,ar=قميص (discount=5 optional)',
+      },
+    ]);
+  });
+
   it('reports an unknown key and a part without = at the item position, keeping the rest', () => {
     const { item, issues } = parseItemSpec('code=A,colour=red,qty=1,discount', 2);
     expect(item).toEqual({ itemCode: 'A', purchasedQuantity: 1 });
@@ -119,7 +134,7 @@ describe('parseItemSpec', () => {
       },
       {
         path: 'items[2] (--item)',
-        message: '"discount" has no KEY=: a value with a comma goes in quotes, e.g. en="Shirt, blue"',
+        message: '"discount" has no value: write discount=VALUE',
       },
     ]);
   });

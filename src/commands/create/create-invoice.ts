@@ -280,8 +280,8 @@ async function saveRequest(path: string, invoice: Invoice, context: CommandConte
 }
 
 /**
- * The schema's issues less those about an `--item` that could not be read at all (values without keys, an unclosed
- * quote): its fields' "is required" would only repeat the flag's own issue.
+ * The schema's issues less those about an `--item` of which no part could be read (values without keys, an unclosed
+ * quote, only unknown keys): its fields' "is required" would only repeat the flag's own issues.
  */
 function notCoveredBy(flagIssues: FieldIssue[], schemaIssues: FieldIssue[], raw: Raw): FieldIssue[] {
   const items = Array.isArray(raw.items) ? (raw.items as unknown[]) : [];
