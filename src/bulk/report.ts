@@ -18,6 +18,7 @@ export function reportEntry(result: RecordResult, numbered: Numbered = 'line'): 
     businessReference: result.businessReference ?? null,
     status: result.status,
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
+    ...(result.afterLostAnswer ? { afterLostAnswer: true } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
     ...(result.issues ? { issues: result.issues } : {}),
     ...(result.duplicateOf !== undefined ? { duplicateOf: result.duplicateOf } : {}),

@@ -37,6 +37,11 @@ export interface RecordResult {
   invoiceNumber?: string;
   error?: string;
   issues?: FieldIssue[];
+  /**
+   * Already existed, found when sent again after an attempt of einvoice's (this run's or an earlier run's) whose answer
+   * was lost: most likely that attempt created it.
+   */
+  afterLostAnswer?: boolean;
   /** For a duplicate: the record it repeats, and that record's line (its row, in a spreadsheet). */
   duplicateOf?: number;
   duplicateOfLine?: number;

@@ -158,6 +158,8 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         failedInARow = 0;
         return settle(entry, result, 'created', { invoiceNumber });
       } catch (error) {
+        // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
+        const earlierAttemptMayHaveCreated = mayHaveCreated;
         counted(error);
         const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
         mayHaveCreated ||= decision.mayHaveCreated;
@@ -165,7 +167,10 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         if (pause !== undefined) pacer.pause(pause);
         switch (decision.action) {
           case 'exists':
-            return settle(entry, result, 'already-existed', { invoiceNumber: decision.invoiceNumber });
+            return settle(entry, result, 'already-existed', {
+              invoiceNumber: decision.invoiceNumber,
+              ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
+            });
           case 'stop':
             if (error instanceof AuthError) outcome.authError ??= error;
             stop.abort();

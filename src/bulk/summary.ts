@@ -16,6 +16,8 @@ export interface BatchSummary {
   createdEarlier: number;
   /** The service already held them. */
   alreadyExisted: number;
+  /** Of those, found after an attempt of einvoice's whose answer was lost: most likely that attempt created them. */
+  alreadyExistedAfterLostAnswer: number;
   failed: number;
   uncertain: number;
   invalid: number;
@@ -57,6 +59,7 @@ export function summarize(
     created: 0,
     createdEarlier: 0,
     alreadyExisted: 0,
+    alreadyExistedAfterLostAnswer: 0,
     failed: 0,
     uncertain: 0,
     invalid: 0,
@@ -72,6 +75,7 @@ export function summarize(
   for (const result of results) {
     const field = fieldOf[result.status];
     if (field) (summary[field] as number) += 1;
+    if (result.status === 'already-existed' && result.afterLostAnswer) summary.alreadyExistedAfterLostAnswer += 1;
   }
   return summary;
 }

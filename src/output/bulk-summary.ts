@@ -24,11 +24,7 @@ export function renderSummary(
     ? [['valid, would be sent', summary.valid]]
     : [
         ['created', summary.created],
-        [
-          'already existed',
-          summary.alreadyExisted + summary.createdEarlier,
-          summary.createdEarlier > 0 ? `${formatCount(summary.createdEarlier)} created by an earlier run` : undefined,
-        ],
+        ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)],
         ['failed', summary.failed, summary.failed > 0 ? 'run the same command again to retry them' : undefined],
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
@@ -55,6 +51,17 @@ export function renderSummary(
   }
   if (summary.journal) lines.push(chalk.dim(`Journal: ${summary.journal}`));
   return lines.join('\n');
+}
+
+/** Why records already existed: created by an earlier run, or most likely by an attempt whose answer was lost. */
+function alreadyExistedNote(summary: BatchSummary): string | undefined {
+  const notes = [
+    summary.createdEarlier > 0 ? `${formatCount(summary.createdEarlier)} created by an earlier run` : undefined,
+    summary.alreadyExistedAfterLostAnswer > 0
+      ? `${formatCount(summary.alreadyExistedAfterLostAnswer)} most likely created by an attempt whose answer was lost`
+      : undefined,
+  ].filter((note) => note !== undefined);
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }
 
 function describe(result: RecordResult, numbered: 'line' | 'row'): string {

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { csvField, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
+import { csvField, reportEntry, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../src/bulk/results.js';
 import { summarize } from '../../src/bulk/summary.js';
 import { renderSummary } from '../../src/output/bulk-summary.js';
@@ -98,6 +98,21 @@ describe('--json and the summary', () => {
     );
     expect(rendered).toMatch(/ {2}uncertain +1 {2}\(sent, outcome unknown: check them\)/);
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
+  });
+
+  it('says why records already existed: an earlier run, or an attempt whose answer was lost', () => {
+    const existing: RecordResult[] = [
+      { record: 1, line: 1, status: 'created-earlier', invoiceNumber: '1000001' },
+      { record: 2, line: 2, status: 'already-existed', invoiceNumber: '1000002', afterLostAnswer: true },
+      { record: 3, line: 3, status: 'already-existed', invoiceNumber: '1000003' },
+    ];
+    const summary = summarize(existing, about);
+    expect(summary).toMatchObject({ createdEarlier: 1, alreadyExisted: 2, alreadyExistedAfterLostAnswer: 1 });
+    expect(renderSummary(summary, existing, new Chalk({ level: 0 }))).toMatch(
+      / {2}already existed +3 {2}\(1 created by an earlier run; 1 most likely created by an attempt whose answer was lost\)/,
+    );
+    expect(reportEntry(existing[1] as RecordResult)).toMatchObject({ afterLostAnswer: true });
+    expect(reportEntry(existing[2] as RecordResult)).not.toHaveProperty('afterLostAnswer');
   });
 
   it('lines up every count of a summary, whatever its longest label', () => {

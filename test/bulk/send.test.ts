@@ -120,8 +120,18 @@ describe('sendRecords', () => {
     const duplicate = (response: Parameters<TestHandler>[1]) =>
       sendJson(response, 409, { code: 'DUPLICATE_INVOICE', message: 'dup', invoiceNumber: '1000777' });
     const { results, requests } = await send(scripted({ 'Order 1': [drop, duplicate] }), 1);
-    expect(results[0]).toMatchObject({ status: 'already-existed', invoiceNumber: '1000777' });
+    // The dropped attempt most likely created it: the record says so.
+    expect(results[0]).toMatchObject({ status: 'already-existed', invoiceNumber: '1000777', afterLostAnswer: true });
     expect(requests).toHaveLength(2);
+  });
+
+  it('counts a duplicate met at the first attempt as already existing before the run', async () => {
+    const duplicate = (response: Parameters<TestHandler>[1]) =>
+      sendJson(response, 409, { code: 'DUPLICATE_INVOICE', message: 'dup', invoiceNumber: '1000778' });
+    const { results, requests } = await send(scripted({ 'Order 1': [duplicate] }), 1);
+    expect(results[0]).toMatchObject({ status: 'already-existed', invoiceNumber: '1000778' });
+    expect(results[0]?.afterLostAnswer).toBeUndefined();
+    expect(requests).toHaveLength(1);
   });
 
   it('does not resend a record without a businessReference after a 500 or a drop: it is uncertain', async () => {

@@ -37,8 +37,14 @@ describe('bulk creation against a faulty service', () => {
         env: { HOME: home },
       });
 
-    const first = await run(['--report', 'first.csv']);
+    const first = await run(['--report', 'first.csv', '--json']);
     expect(first.code, first.stderr).toBe(6);
+    // The sandbox is new: every invoice it already held was made by one of this run's attempts whose answer was
+    // lost, and the run says so.
+    const firstReport = JSON.parse(first.stdout) as JsonReport;
+    const existed = firstReport.records.filter((entry) => entry.status === 'already-existed');
+    expect(existed.every((entry) => (entry as { afterLostAnswer?: boolean }).afterLostAnswer === true)).toBe(true);
+    expect(firstReport.summary).toMatchObject({ alreadyExistedAfterLostAnswer: existed.length });
     const firstRows = readFileSync(join(home, 'first.csv'), 'utf8').trim().split('\n').slice(1);
     expect(firstRows).toHaveLength(1000);
     const firstStatus = new Map(firstRows.map((row) => [Number(row.split(',')[0]), row.split(',')[3]]));
