@@ -51,27 +51,26 @@ export async function sendOnce<T>(
         { hint: about.whatIsSafe, cause: error },
       );
     }
-    if (error instanceof ServiceUnavailableError && error.mayHaveReachedService) {
-      // A 429, or a 503 with Retry-After: the service answered that it did not take the request.
+    if (error instanceof ServiceUnavailableError) {
+      // Said in so many words, since running the command again is safe either way: nothing left this machine, or the
+      // service answered (a 429, a 503 with Retry-After) that it did not take the request.
+      const { mayHaveReachedService } = error;
       throw new ServiceUnavailableError(
-        `${error.message} The service turned the request away: nothing was created or changed.`,
+        `${error.message} ${
+          mayHaveReachedService
+            ? 'The service turned the request away: nothing was created or changed.'
+            : 'Nothing was sent.'
+        }`,
         {
-          mayHaveReachedService: true,
+          mayHaveReachedService,
           status: error.status,
           retryAfterMs: error.retryAfterMs,
           cause: error,
-          hint: `${error.hint ?? 'Try again later.'} Running the command again is safe.`,
+          hint: mayHaveReachedService
+            ? `${error.hint ?? 'Try again later.'} Running the command again is safe.`
+            : error.hint,
         },
       );
-    }
-    if (error instanceof ServiceUnavailableError && !error.mayHaveReachedService) {
-      // Said in so many words: nothing left this machine, so running the command again is safe.
-      throw new ServiceUnavailableError(`${error.message} Nothing was sent.`, {
-        mayHaveReachedService: false,
-        status: error.status,
-        hint: error.hint,
-        cause: error,
-      });
     }
     throw error;
   }
