@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { BatchSummary } from '../bulk/summary.js';
 import type { RecordResult } from '../bulk/results.js';
-import { formatCount } from './format.js';
+import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
 
 // The summary of a bulk run as the merchant reads it; the counting itself is src/bulk/summary.ts.
@@ -16,10 +16,9 @@ export function renderSummary(
   numbered: 'line' | 'row' = 'line',
 ): string {
   const seconds = (summary.durationMs / 1000).toFixed(1);
-  const records = summary.total === 1 ? 'record' : 'records';
   const head = summary.dryRun
-    ? `Dry run of ${formatCount(summary.total)} ${summary.kind} invoice ${records} (${summary.environment}): nothing was sent.`
-    : `${formatCount(summary.total)} ${summary.kind} invoice ${records} in ${summary.environment}, ${seconds} s:`;
+    ? `Dry run of ${countOf(summary.total, `${summary.kind} invoice record`)} (${summary.environment}): nothing was sent.`
+    : `${countOf(summary.total, `${summary.kind} invoice record`)} in ${summary.environment}, ${seconds} s:`;
   const rows: Array<[string, number, string?]> = summary.dryRun
     ? [['valid, would be sent', summary.valid]]
     : [

@@ -47,6 +47,15 @@ describe('bulk creation in a terminal', () => {
     expect((await sandbox.api.invoices()).length).toBe(0);
   });
 
+  it('asks about one invoice in the singular', async () => {
+    const home = homeWith(1);
+    session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson'], { home });
+    await session.answer('Create 1 single invoice in local?', 'n');
+    expect((await session.exited).code).toBe(130);
+    expect(session.screen()).toContain('Cancelled: nothing was sent.');
+    expect((await sandbox.api.invoices()).length).toBe(0);
+  });
+
   it('ends the question on SIGTERM while it asks: exit 143, nothing sent, no lock or spool left', async () => {
     const home = homeWith(5);
     session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson'], { home });

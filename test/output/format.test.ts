@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatCount } from '../../src/output/format.js';
+import { countOf, formatAmount, formatCount } from '../../src/output/format.js';
 
 describe('formatAmount', () => {
   it.each([
@@ -32,5 +32,13 @@ describe('formatCount', () => {
   ])('%s prints as %s', (count, expected) => {
     expect(formatCount(count)).toBe(expected);
     expect(formatCount(count)).toBe(new Intl.NumberFormat('en-US').format(count));
+  });
+});
+
+describe('countOf', () => {
+  it('gives the noun for one, and its plural for every other count', () => {
+    expect(countOf(1, 'single invoice')).toBe('1 single invoice');
+    expect(countOf(0, 'single invoice')).toBe('0 single invoices');
+    expect(countOf(1500, 'recurring invoice')).toBe('1,500 recurring invoices');
   });
 });

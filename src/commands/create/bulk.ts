@@ -26,6 +26,7 @@ import {
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { formatCount } from '../../schemas/number-text.js';
+import { countOf } from '../../output/format.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
@@ -314,7 +315,7 @@ async function confirm(
   const { confirmAction } = await import('../../input/prompts.js');
   if (context.interrupt) context.interrupt.asking = true;
   try {
-    if (!(await confirmAction(`Create ${count} ${kind} invoices in ${session.profile.name}?`, context))) {
+    if (!(await confirmAction(`Create ${countOf(count, `${kind} invoice`)} in ${session.profile.name}?`, context))) {
       throw new InterruptedError('Cancelled: nothing was sent.');
     }
   } finally {
