@@ -38,19 +38,14 @@ describe('bulk creation in a terminal', () => {
     expect((await invoicesByNote(sandbox)).size).toBe(300);
   }, 60_000);
 
-  it('sends nothing when the merchant says no', async () => {
-    const home = homeWith(5);
+  it.each([
+    [5, 'Create 5 single invoices in local?'],
+    // One invoice is asked about in the singular.
+    [1, 'Create 1 single invoice in local?'],
+  ])('sends nothing when the merchant says no (%i records)', async (count, question) => {
+    const home = homeWith(count);
     session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson'], { home });
-    await session.answer('Create 5 single invoices in local?', 'n');
-    expect((await session.exited).code).toBe(130);
-    expect(session.screen()).toContain('Cancelled: nothing was sent.');
-    expect((await sandbox.api.invoices()).length).toBe(0);
-  });
-
-  it('asks about one invoice in the singular', async () => {
-    const home = homeWith(1);
-    session = spawnCliInPty(['create', 'single', '--file', 'batch.ndjson'], { home });
-    await session.answer('Create 1 single invoice in local?', 'n');
+    await session.answer(question, 'n');
     expect((await session.exited).code).toBe(130);
     expect(session.screen()).toContain('Cancelled: nothing was sent.');
     expect((await sandbox.api.invoices()).length).toBe(0);
