@@ -1,7 +1,8 @@
-import { createReadStream, createWriteStream, rmSync, type WriteStream } from 'node:fs';
+import { createReadStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
+import { openPrivate } from '../private-file.js';
 import { ndjsonRecords } from './records.js';
 
 // The records to send, as planned, in a file beside the journal: the input is read once (stdin cannot be read
@@ -30,12 +31,18 @@ export class Spool {
   readonly #out: WriteStream;
   #error: Error | undefined;
 
-  /** A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left. */
-  constructor(file: string) {
+  /**
+   * A spool in `file` (beside the journal, whose lock keeps other runs away), replacing one a killed run left; the
+   * user's alone (0600) as every file of customers' data is (src/private-file.ts).
+   */
+  static async open(file: string): Promise<Spool> {
+    const handle = await openPrivate(file, 'w');
+    return new Spool(file, handle.createWriteStream({ highWaterMark: 1 << 20 }));
+  }
+
+  private constructor(file: string, out: WriteStream) {
     this.#file = file;
-    // Removed first, so the new one is created 0600 (a mode applies only to a file it creates).
-    rmSync(file, { force: true });
-    this.#out = createWriteStream(file, { highWaterMark: 1 << 20, mode: 0o600 });
+    this.#out = out;
     this.#out.on('error', (error) => (this.#error = error));
   }
 
@@ -66,7 +73,7 @@ export class Spool {
 
   /** Removes the file. */
   async dispose(): Promise<void> {
-    // A stream still opening creates its file when the open completes: wait for it to close before removing it.
+    // Closed before it is removed, so no write lands in a file that has gone.
     this.#out.destroy();
     await finished(this.#out).catch(() => undefined);
     await rm(this.#file, { force: true });

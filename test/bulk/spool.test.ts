@@ -15,7 +15,7 @@ describe('the spool', () => {
       bodyJson: JSON.stringify({ note: `tab\there, line\nbreak ${index}`, nameAr: 'قميص', amount: index + 0.5 }),
     }));
     const file = join(tempDir(), 'journal.ndjson.spool');
-    const spool = new Spool(file);
+    const spool = await Spool.open(file);
     for (const entry of entries) await spool.write(entry);
     await spool.finish();
     // One line per entry: no tab or newline of a body's text breaks one.
@@ -31,7 +31,7 @@ describe('the spool', () => {
     const file = join(tempDir(), 'journal.ndjson.spool');
     writeFileSync(file, 'left by a killed run\n');
     chmodSync(file, 0o644);
-    const spool = new Spool(file);
+    const spool = await Spool.open(file);
     await spool.write({ index: 0, key: 'k', journaled: false, previouslySent: false, bodyJson: '{"note":"x"}' });
     await spool.finish();
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -74,7 +74,7 @@ export async function createInvoicesInBulk(
       terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
     }
     const now = earlier?.resolveDatesAt ?? new Date();
-    spool = dryRun || !journal ? undefined : new Spool(`${journal.path}.spool`);
+    spool = dryRun || !journal ? undefined : await Spool.open(`${journal.path}.spool`);
     const source = await recordsOf(input, options);
     const plan = await planBatch({
       kind,
