@@ -3,7 +3,7 @@ import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
-import type { RecordResult } from './results.js';
+import { RecordResults, type RecordResult } from './results.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { SpoolEntry } from './spool.js';
 
@@ -45,7 +45,7 @@ export interface ResumeCounts {
 }
 
 export interface Plan {
-  results: RecordResult[];
+  results: RecordResults;
   /** Every problem of every invalid record; each path names the record, its line and the field. */
   issues: FieldIssue[];
   /** Records written to the spool. */
@@ -63,7 +63,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const { kind, journal } = options;
   // Content keys match records with the journal; a dry run without a journal needs none.
   const keys = journal || options.spool ? new ContentKeys() : undefined;
-  const results: RecordResult[] = [];
+  const results = new RecordResults();
   const issues: FieldIssue[] = [];
   const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
@@ -72,99 +72,100 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   let toSend = 0;
   const place = options.place ?? recordAndLine;
 
+  /** Plans one record into `result`, at `index` of the results; returns what to spool, if it is to be sent. */
+  const planRecord = (source: SourceRecord, index: number, result: RecordResult): SpoolEntry | undefined => {
+    const invalid = (found: FieldIssue[]) => {
+      result.status = 'invalid';
+      result.issues = found;
+      for (const issue of found) {
+        issues.push({
+          path: place(source, issue.path === wholeRecord ? undefined : issue.path),
+          message: issue.message,
+        });
+      }
+    };
+
+    const parsed = source.value ? { record: source.value } : parseRecord(source.text);
+    if ('issue' in parsed) {
+      invalid([parsed.issue]);
+      return undefined;
+    }
+    const { record } = parsed;
+    const ownReference = stringField(record.businessReference ?? options.flags.businessReference);
+    result.businessReference = ownReference;
+    let canonical: string | undefined;
+    const content = () => (canonical ??= canonicalJson(record));
+    const key = keys ? keys.next(contentHash(kind, content())) : '';
+    const earlier = journal?.records.get(key);
+    if (earlier) matched.add(key);
+
+    // A record that may have been created is sent again with the very body it was sent with, so the service can
+    // recognise it as a duplicate; any other is planned afresh (against the same instant for relative dates).
+    const previouslySent = earlier?.state === 'sent' || earlier?.state === 'uncertain';
+    const sameBody = previouslySent && earlier?.body !== undefined;
+    const merged = sameBody
+      ? { raw: earlier.body as Record<string, unknown>, issues: [] }
+      : mergeRecord(record, result.record, options, content);
+    const checked = checkBody(merged.raw, merged.issues, options);
+    const body = 'body' in checked && !source.issues ? checked.body : undefined;
+    const identity = body?.businessReference === undefined ? undefined : (body as InvoiceIdentity);
+
+    if (earlier?.state === 'created') {
+      result.status = 'created-earlier';
+      result.invoiceNumber = earlier.invoiceNumber;
+      result.businessReference = body?.businessReference ?? earlier.businessReference;
+      if (identity) firstOfInvoice.claim(identity, index);
+      resume.done += 1;
+      return undefined;
+    }
+    if (!body) {
+      invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
+      return undefined;
+    }
+    result.businessReference = body.businessReference;
+    const firstIndex = identity && firstOfInvoice.claim(identity, index);
+    if (firstIndex !== undefined) {
+      const first = results.get(firstIndex);
+      result.status = 'duplicate';
+      result.duplicateOf = first.record;
+      result.duplicateOfLine = first.line;
+      // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
+      const named = place({ position: first.record - 1, line: first.line ?? first.record });
+      result.error = `same businessReference, amount and sendingDate as ${named}`;
+      return undefined;
+    }
+    if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {
+      result.status = 'uncertain';
+      result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
+      resume.heldUncertain += 1;
+      return undefined;
+    }
+    if (earlier) resume.retry += 1;
+    else if (journal) {
+      unmatched.push({ index, ownReference });
+    }
+    toSend += 1;
+    // A dry run spools nothing, and spares the JSON text of every body.
+    if (!options.spool) return undefined;
+    return {
+      index,
+      key,
+      journaled: sameBody,
+      previouslySent,
+      businessReference: body.businessReference,
+      bodyJson: JSON.stringify(body),
+    };
+  };
+
   for await (const batch of options.records) {
     if (options.signal?.aborted)
       throw interruptedBy(options.signal, 'Interrupted while checking the records: nothing was sent.');
     for (const source of batch) {
       if (!inShard(source.position, options.shard)) continue;
-      // Every record that parses gets a businessReference field: declared here, each result stays one small object.
-      const result: RecordResult = {
-        record: source.position + 1,
-        line: source.line,
-        status: 'pending',
-        businessReference: undefined,
-      };
-      const index = results.push(result) - 1;
-      const invalid = (found: FieldIssue[]) => {
-        result.status = 'invalid';
-        result.issues = found;
-        for (const issue of found) {
-          issues.push({
-            path: place(source, issue.path === wholeRecord ? undefined : issue.path),
-            message: issue.message,
-          });
-        }
-      };
-
-      const parsed = source.value ? { record: source.value } : parseRecord(source.text);
-      if ('issue' in parsed) {
-        invalid([parsed.issue]);
-        continue;
-      }
-      const { record } = parsed;
-      const ownReference = stringField(record.businessReference ?? options.flags.businessReference);
-      result.businessReference = ownReference;
-      let canonical: string | undefined;
-      const content = () => (canonical ??= canonicalJson(record));
-      const key = keys ? keys.next(contentHash(kind, content())) : '';
-      const earlier = journal?.records.get(key);
-      if (earlier) matched.add(key);
-
-      // A record that may have been created is sent again with the very body it was sent with, so the service can
-      // recognise it as a duplicate; any other is planned afresh (against the same instant for relative dates).
-      const previouslySent = earlier?.state === 'sent' || earlier?.state === 'uncertain';
-      const sameBody = previouslySent && earlier?.body !== undefined;
-      const merged = sameBody
-        ? { raw: earlier.body as Record<string, unknown>, issues: [] }
-        : mergeRecord(record, result.record, options, content);
-      const checked = checkBody(merged.raw, merged.issues, options);
-      const body = 'body' in checked && !source.issues ? checked.body : undefined;
-      const identity = body?.businessReference === undefined ? undefined : (body as InvoiceIdentity);
-
-      if (earlier?.state === 'created') {
-        result.status = 'created-earlier';
-        result.invoiceNumber = earlier.invoiceNumber;
-        result.businessReference = body?.businessReference ?? earlier.businessReference;
-        if (identity) firstOfInvoice.claim(identity, index);
-        resume.done += 1;
-        continue;
-      }
-      if (!body) {
-        invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
-        continue;
-      }
-      result.businessReference = body.businessReference;
-      const firstIndex = identity && firstOfInvoice.claim(identity, index);
-      const first = firstIndex === undefined ? undefined : results[firstIndex];
-      if (first) {
-        result.status = 'duplicate';
-        result.duplicateOf = first.record;
-        result.duplicateOfLine = first.line;
-        // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
-        const named = place({ position: first.record - 1, line: first.line ?? first.record });
-        result.error = `same businessReference, amount and sendingDate as ${named}`;
-        continue;
-      }
-      if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {
-        result.status = 'uncertain';
-        result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
-        resume.heldUncertain += 1;
-        continue;
-      }
-      if (earlier) resume.retry += 1;
-      else if (journal) {
-        unmatched.push({ index, ownReference });
-      }
-      toSend += 1;
-      if (!options.spool) continue;
-      const backlog = options.spool.write({
-        index,
-        key,
-        journaled: sameBody,
-        previouslySent,
-        businessReference: body.businessReference,
-        bodyJson: JSON.stringify(body),
-      });
+      const result: RecordResult = { record: source.position + 1, line: source.line, status: 'pending' };
+      const entry = planRecord(source, results.length, result);
+      results.push(result);
+      const backlog = entry && options.spool?.write(entry);
       if (backlog) await backlog;
     }
   }
@@ -191,7 +192,7 @@ function stringField(value: unknown): string | undefined {
  * Returns how many were held.
  */
 function holdChanged(
-  results: RecordResult[],
+  results: RecordResults,
   unmatched: Array<{ index: number; ownReference?: string }>,
   journal: JournalState,
   matched: Set<string>,
@@ -206,8 +207,8 @@ function holdChanged(
   }
   let held = 0;
   for (const { index, ownReference } of unmatched) {
-    const result = results[index] as RecordResult;
-    const before = ownReference !== undefined ? byReference.get(ownReference) : byPosition.get(result.record);
+    const { record } = results.get(index);
+    const before = ownReference !== undefined ? byReference.get(ownReference) : byPosition.get(record);
     if (!before) {
       resume.new += 1;
       continue;
@@ -215,12 +216,14 @@ function holdChanged(
     resume.changed += 1;
     if (before.state === 'created' || before.state === 'sent' || before.state === 'uncertain') {
       held += 1;
-      result.status = 'changed';
-      result.invoiceNumber = before.invoiceNumber;
-      result.error =
-        before.state === 'created'
-          ? `changed since an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`
-          : 'changed since an earlier run sent it (outcome unknown); not sent again';
+      results.update(index, {
+        status: 'changed',
+        invoiceNumber: before.invoiceNumber,
+        error:
+          before.state === 'created'
+            ? `changed since an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`
+            : 'changed since an earlier run sent it (outcome unknown); not sent again',
+      });
     }
   }
   return held;

@@ -53,7 +53,7 @@ export function reportFormat(path: string): 'csv' | 'ndjson' {
 /** Writes the report: one line per record, in file order. */
 export async function writeReport(
   path: string,
-  results: readonly RecordResult[],
+  results: Iterable<RecordResult>,
   numbered: Numbered = 'line',
 ): Promise<void> {
   const format = reportFormat(path);
@@ -93,12 +93,14 @@ function drained(stream: NodeJS.WritableStream): Promise<void> {
 export async function writeJsonReport(
   stream: NodeJS.WritableStream,
   summary: BatchSummary,
-  results: readonly RecordResult[],
+  results: Iterable<RecordResult>,
   numbered: Numbered = 'line',
 ): Promise<void> {
   let chunk = `{"summary":${JSON.stringify(summary)},\n"records":[`;
-  for (let index = 0; index < results.length; index++) {
-    chunk += `${index === 0 ? '\n' : ',\n'}${JSON.stringify(reportEntry(results[index] as RecordResult, numbered))}`;
+  let first = true;
+  for (const result of results) {
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(reportEntry(result, numbered))}`;
+    first = false;
     if (chunk.length > 1 << 16) {
       if (!stream.write(chunk)) await drained(stream);
       chunk = '';

@@ -1,37 +1,59 @@
 import { invoiceIdentityKey, isSameInvoice, type InvoiceIdentity as RuleIdentity } from '../schemas/same-invoice.js';
+import { TextIndex, grown } from './text-table.js';
 
 // Rule 2.3.2 within one file: the same businessReference, amount and sendingDate make the same invoice, so only its
 // first record is sent. A file of many records holds one entry per record here until the plan is done, so the
-// entries are kept small: keyed by the businessReference string the record already holds, with the amount and date
-// beside it in plain arrays, rather than by a new string that joins all three.
+// entries hold no object of their own: the businessReference and sendingDate texts in text tables, the record and
+// the amount in typed arrays, all at the slot the reference was given (see text-table.ts for why).
 
 /** What tells two invoices of a file apart (each record of a plan has a businessReference by then). */
 export type InvoiceIdentity = Required<RuleIdentity>;
 
 /** The first record of each invoice of a file, by rule 2.3.2. */
 export class FirstRecordOfInvoice {
-  /** The first invoice with each businessReference: its slot in the arrays below. */
-  readonly #slotByReference = new Map<string, number>();
-  readonly #records: number[] = [];
-  readonly #amounts: number[] = [];
-  readonly #sendingDates: string[] = [];
+  /** The businessReference of the first invoice with it; its slot indexes the columns below. */
+  readonly #references = new TextIndex();
+  /** The sending dates, each once (a file has few), and each first invoice's date by its slot. */
+  readonly #sendingDates = new TextIndex();
+  #sendingDateSlots = new Int32Array(1024);
+  #lastDate = { text: '', slot: -1 };
+  #records = new Int32Array(1024);
+  #amounts = new Float64Array(1024);
   /** Further invoices with a businessReference already taken by another amount or date (rare). */
   readonly #others = new Map<string, number>();
 
   /**
    * The earlier record of the same invoice; undefined when there is none, and `record` becomes its first. A record is
-   * any number that names it (the plan gives the index of its result).
+   * any whole number that names it (the plan gives the index of its result).
    */
   claim(invoice: InvoiceIdentity, record: number): number | undefined {
     const { businessReference } = invoice;
-    const slot = this.#slotByReference.get(businessReference);
-    if (slot === undefined) {
-      this.#slotByReference.set(businessReference, this.#records.push(record) - 1);
-      this.#amounts.push(invoice.amount);
-      this.#sendingDates.push(invoice.sendingDate);
+    const slot = this.#references.slotOf(businessReference);
+    if (slot === -1) {
+      const added = this.#references.add(businessReference);
+      // The records of a file mostly share their sending date: the last one's slot is tried first.
+      if (invoice.sendingDate !== this.#lastDate.text) {
+        const found = this.#sendingDates.slotOf(invoice.sendingDate);
+        this.#lastDate = {
+          text: invoice.sendingDate,
+          slot: found === -1 ? this.#sendingDates.add(invoice.sendingDate) : found,
+        };
+      }
+      if (added === this.#records.length) {
+        this.#records = grown(this.#records, added + 1);
+        this.#amounts = grown(this.#amounts, added + 1);
+        this.#sendingDateSlots = grown(this.#sendingDateSlots, added + 1);
+      }
+      this.#sendingDateSlots[added] = this.#lastDate.slot;
+      this.#records[added] = record;
+      this.#amounts[added] = invoice.amount;
       return undefined;
     }
-    const first = { businessReference, amount: this.#amounts[slot] ?? 0, sendingDate: this.#sendingDates[slot] ?? '' };
+    const first = {
+      businessReference,
+      amount: this.#amounts[slot] ?? 0,
+      sendingDate: this.#sendingDates.at(this.#sendingDateSlots[slot] ?? 0),
+    };
     if (isSameInvoice(first, invoice)) return this.#records[slot];
     const key = invoiceIdentityKey(invoice);
     const earlier = this.#others.get(key);

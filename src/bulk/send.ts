@@ -5,7 +5,7 @@ import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../err
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { JournalEntry, JournalWriter } from './journal.js';
 import { Pacer } from './pacer.js';
-import type { RecordResult, RecordStatus } from './results.js';
+import type { RecordResult, RecordResults, RecordStatus } from './results.js';
 import { decideRetry, failsEveryRecord, rateLimitPauseMs } from './retry-policy.js';
 import type { SpoolEntry } from './spool.js';
 
@@ -19,7 +19,7 @@ export interface SendOptions {
   /** The records to send, in order. */
   entries: AsyncIterable<SpoolEntry>;
   /** The run's results, indexed by `SpoolEntry.index`; each record sent gets its outcome here. */
-  results: RecordResult[];
+  results: RecordResults;
   concurrency: number;
   /** Requests per second, at most. */
   rate?: number;
@@ -103,14 +103,8 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   };
   const record = (entry: JournalEntry) => journaled(() => journal.append(entry));
 
-  const settle = (
-    entry: SpoolEntry,
-    result: RecordResult,
-    status: RecordStatus,
-    detail: Partial<RecordResult>,
-    failure?: unknown,
-  ) => {
-    Object.assign(result, { status }, detail);
+  const settle = (entry: SpoolEntry, status: RecordStatus, detail: Partial<RecordResult>, failure?: unknown) => {
+    results.update(entry.index, { status, ...detail });
     counters.done += 1;
     if (status === 'failed') counters.failed += 1;
     if (status === 'uncertain') counters.uncertain += 1;
@@ -129,13 +123,11 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     }
   };
 
-  const sendOne = async (entry: SpoolEntry, result: RecordResult): Promise<void> => {
+  const sendOne = async (entry: SpoolEntry): Promise<void> => {
     const hasReference = entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
     const giveUp = (error: string, failure?: unknown) =>
-      mayHaveCreated
-        ? settle(entry, result, 'uncertain', { error })
-        : settle(entry, result, 'failed', { error }, failure);
+      mayHaveCreated ? settle(entry, 'uncertain', { error }) : settle(entry, 'failed', { error }, failure);
 
     for (let attempts = 1; ; attempts++) {
       try {
@@ -145,7 +137,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         return giveUp('stopped before its retry');
       }
       if (attempts === 1) {
-        const { record: number, line, businessReference } = result;
+        const { record: number, line, businessReference } = results.get(entry.index);
         const planned = { key: entry.key, record: number, line, businessReference };
         if (!entry.journaled && !journaled(() => journal.appendPlanned(planned, entry.bodyJson))) return;
         if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
@@ -156,7 +148,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       try {
         const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
         failedInARow = 0;
-        return settle(entry, result, 'created', { invoiceNumber });
+        return settle(entry, 'created', { invoiceNumber });
       } catch (error) {
         // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
         const earlierAttemptMayHaveCreated = mayHaveCreated;
@@ -167,7 +159,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         if (pause !== undefined) pacer.pause(pause);
         switch (decision.action) {
           case 'exists':
-            return settle(entry, result, 'already-existed', {
+            return settle(entry, 'already-existed', {
               invoiceNumber: decision.invoiceNumber,
               ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
             });
@@ -195,8 +187,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     while (!stop.signal.aborted) {
       const next = await iterator.next();
       if (next.done) return;
-      const result = results[next.value.index];
-      if (result?.status === 'pending') await sendOne(next.value, result);
+      if (results.status(next.value.index) === 'pending') await sendOne(next.value);
     }
   };
   try {

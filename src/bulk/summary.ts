@@ -1,6 +1,6 @@
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { ResumeCounts } from './plan.js';
-import type { RecordResult, RecordStatus } from './results.js';
+import type { RecordResults, RecordStatus } from './results.js';
 
 // The counts of a bulk run, for stderr and for --json.
 
@@ -48,7 +48,7 @@ const fieldOf: Record<RecordStatus, keyof BatchSummary | undefined> = {
 
 /** Counts the results. */
 export function summarize(
-  results: readonly RecordResult[],
+  results: RecordResults,
   about: Pick<BatchSummary, 'kind' | 'environment' | 'dryRun' | 'durationMs' | 'journal' | 'shard' | 'resume'>,
 ): BatchSummary {
   const summary: BatchSummary = {
@@ -72,10 +72,11 @@ export function summarize(
     ...(about.shard ? { shard: about.shard } : {}),
     ...(about.resume ? { resume: about.resume } : {}),
   };
-  for (const result of results) {
-    const field = fieldOf[result.status];
-    if (field) (summary[field] as number) += 1;
-    if (result.status === 'already-existed' && result.afterLostAnswer) summary.alreadyExistedAfterLostAnswer += 1;
+  for (const [status, field] of Object.entries(fieldOf) as Array<[RecordStatus, keyof BatchSummary | undefined]>) {
+    if (field) (summary[field] as number) += results.count(status);
   }
+  summary.alreadyExistedAfterLostAnswer = results
+    .withStatus('already-existed')
+    .filter((result) => result.afterLostAnswer).length;
   return summary;
 }

@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { BatchSummary } from '../bulk/summary.js';
-import type { RecordResult } from '../bulk/results.js';
+import type { RecordResult, RecordResults } from '../bulk/results.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
 
@@ -11,7 +11,7 @@ const listed = 20;
 /** The summary as the merchant reads it on stderr, with the records that need a look. */
 export function renderSummary(
   summary: BatchSummary,
-  results: readonly RecordResult[],
+  results: RecordResults,
   chalk: ChalkInstance,
   numbered: 'line' | 'row' = 'line',
 ): string {
@@ -40,9 +40,7 @@ export function renderSummary(
     const text = `  ${label.padEnd(labelWidth)}${formatCount(count).padStart(width)}${note ? chalk.dim(`  (${note})`) : ''}`;
     lines.push(count > 0 && (label === 'failed' || label === 'uncertain') ? chalk.yellow(text) : text);
   }
-  const attention = results.filter(
-    (result) => result.status === 'failed' || result.status === 'uncertain' || result.status === 'changed',
-  );
+  const attention = results.withStatus('failed', 'uncertain', 'changed');
   if (attention.length > 0) {
     lines.push('Records to look at:');
     for (const result of attention.slice(0, listed)) lines.push(`  ${describe(result, numbered)}`);

@@ -29,7 +29,8 @@ async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
     },
     ...options,
   });
-  return { ...result, spooled };
+  // The results as a plain list, each made by RecordResults.get().
+  return { ...result, results: [...result.results], spooled };
 }
 
 function journalOf(entries: JournaledRecord[], resolveDatesAt = now): JournalState {

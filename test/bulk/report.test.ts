@@ -5,7 +5,7 @@ import { text } from 'node:stream/consumers';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { csvField, reportEntry, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
-import { unfinishedStatuses, type RecordResult } from '../../src/bulk/results.js';
+import { RecordResults, unfinishedStatuses, type RecordResult } from '../../src/bulk/results.js';
 import { summarize } from '../../src/bulk/summary.js';
 import { renderSummary } from '../../src/output/bulk-summary.js';
 import { formatDuration, progressLine } from '../../src/bulk/progress.js';
@@ -66,7 +66,7 @@ describe('--report', () => {
 describe('--json and the summary', () => {
   it('is one JSON document: the summary and every record', async () => {
     const out = new PassThrough();
-    const summary = summarize(results, about);
+    const summary = summarize(RecordResults.of(results), about);
     const written = text(out);
     await writeJsonReport(out, summary, results);
     out.end();
@@ -90,12 +90,16 @@ describe('--json and the summary', () => {
   it('counts every status, and tells the records that leave the batch unfinished', () => {
     const unfinished = results.filter((result) => unfinishedStatuses.has(result.status));
     expect(unfinished.map((result) => result.status)).toEqual(['uncertain', 'invalid']);
-    const rendered = renderSummary(summarize(results, about), results, new Chalk({ level: 0 }));
+    const rendered = renderSummary(
+      summarize(RecordResults.of(results), about),
+      RecordResults.of(results),
+      new Chalk({ level: 0 }),
+    );
     expect(rendered).toContain('5 single invoice records in staging, 1.5 s:');
     const one = results.slice(0, 1);
-    expect(renderSummary(summarize(one, about), one, new Chalk({ level: 0 }))).toContain(
-      '1 single invoice record in staging, 1.5 s:',
-    );
+    expect(
+      renderSummary(summarize(RecordResults.of(one), about), RecordResults.of(one), new Chalk({ level: 0 })),
+    ).toContain('1 single invoice record in staging, 1.5 s:');
     expect(rendered).toMatch(/ {2}uncertain +1 {2}\(sent, outcome unknown: check them\)/);
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
   });
@@ -106,9 +110,9 @@ describe('--json and the summary', () => {
       { record: 2, line: 2, status: 'already-existed', invoiceNumber: '1000002', afterLostAnswer: true },
       { record: 3, line: 3, status: 'already-existed', invoiceNumber: '1000003' },
     ];
-    const summary = summarize(existing, about);
+    const summary = summarize(RecordResults.of(existing), about);
     expect(summary).toMatchObject({ createdEarlier: 1, alreadyExisted: 2, alreadyExistedAfterLostAnswer: 1 });
-    expect(renderSummary(summary, existing, new Chalk({ level: 0 }))).toMatch(
+    expect(renderSummary(summary, RecordResults.of(existing), new Chalk({ level: 0 }))).toMatch(
       / {2}already existed +3 {2}\(1 created by an earlier run; 1 most likely created by an attempt whose answer was lost\)/,
     );
     expect(reportEntry(existing[1] as RecordResult)).toMatchObject({ afterLostAnswer: true });
@@ -122,7 +126,11 @@ describe('--json and the summary', () => {
       { record: 3, line: 3, status: 'invalid', issues: [{ path: 'amount', message: 'must be greater than 0' }] },
     ];
     for (const dryRun of [true, false]) {
-      const rendered = renderSummary(summarize(rerun, { ...about, dryRun }), rerun, new Chalk({ level: 0 }));
+      const rendered = renderSummary(
+        summarize(RecordResults.of(rerun), { ...about, dryRun }),
+        RecordResults.of(rerun),
+        new Chalk({ level: 0 }),
+      );
       const counts = rendered.split('\n').filter((line) => /^ {2}\S.*\d$/.test(line));
       expect(counts.length, rendered).toBeGreaterThanOrEqual(4);
       // Every count ends in the same column, with at least two spaces between label and count.

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../src/api/client.js';
 import { JournalWriter } from '../../src/bulk/journal.js';
 import { readJournal } from '../../src/bulk/journal-state.js';
-import type { RecordResult } from '../../src/bulk/results.js';
+import { RecordResults, type RecordResult } from '../../src/bulk/results.js';
 import { sendRecords, type SendOptions } from '../../src/bulk/send.js';
 import type { SpoolEntry } from '../../src/bulk/spool.js';
 import {
@@ -45,11 +45,10 @@ async function send(
   servers.push(server);
   const path = join(tempDir(), 'journal.ndjson');
   const journal = await JournalWriter.open(path);
-  const results: RecordResult[] = Array.from({ length: count }, (_, index) => ({
-    record: index + 1,
-    status: 'pending',
-  }));
-  const entries: SpoolEntry[] = results.map((_, index) => ({
+  const results = RecordResults.of(
+    Array.from({ length: count }, (_, index): RecordResult => ({ record: index + 1, status: 'pending' })),
+  );
+  const entries: SpoolEntry[] = Array.from({ length: count }, (_, index) => ({
     index,
     key: `key-${index + 1}`,
     journaled: false,
@@ -70,7 +69,7 @@ async function send(
     ...options,
   });
   await journal.close();
-  return { outcome, results, requests: server.requests, journalPath: path };
+  return { outcome, results: [...results], requests: server.requests, journalPath: path };
 }
 
 /** Answers the nth request of each note with the given responses in turn, then 201. */

@@ -110,10 +110,10 @@ export async function createInvoicesInBulk(
     };
 
     if (plan.issues.length > 0 && !options.skipInvalid) {
-      markPending(plan.results, dryRun ? 'valid' : 'not-sent');
+      plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
       // The error lists the problems; the report and --json still account for every record.
       await finish(Date.now() - started, false);
-      const invalid = plan.results.filter((result) => result.status === 'invalid').length;
+      const invalid = plan.results.count('invalid');
       throw new UsageError(
         `${ofRecords(invalid, plan.results.length, 'is invalid', 'are invalid')}; nothing was sent.`,
         {
@@ -126,13 +126,13 @@ export async function createInvoicesInBulk(
     }
     announce(plan, options, session, journal?.shown, numbered);
     let outcome: SendOutcome = { interrupted: false };
-    if (dryRun) markPending(plan.results, 'valid');
+    if (dryRun) plan.results.replaceStatus('pending', 'valid');
     else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
       await confirm(kind, plan.toSend, options, session, context);
       const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target };
       outcome = await send(run, spool, plan);
     }
-    markPending(plan.results, 'not-sent');
+    plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started);
 
     if (outcome.journalError) {
@@ -148,7 +148,7 @@ export async function createInvoicesInBulk(
       );
     }
     if (outcome.serviceDown) {
-      const notSent = plan.results.filter((result) => result.status === 'not-sent').length;
+      const notSent = plan.results.count('not-sent');
       throw new ServiceUnavailableError(
         `Stopped after ${outcome.serviceDown.failures} failed attempts in a row that every record would meet ` +
           `(${outcome.serviceDown.reason}); ` +
@@ -161,7 +161,7 @@ export async function createInvoicesInBulk(
         },
       );
     }
-    const unfinished = plan.results.filter((result) => unfinishedStatuses.has(result.status));
+    const unfinished = plan.results.withStatus(...unfinishedStatuses);
     if (dryRun && unfinished.length > 0) {
       // Only --skip-invalid lets a dry run get here: it answers as the real run would (exit 6), in its own words.
       throw new PartialFailureError(
@@ -277,7 +277,7 @@ function announce(
         `${resume.heldUncertain} uncertain (not sent again), ${resume.new} new, ${resume.changed} changed.`,
     );
   }
-  const duplicates = plan.results.filter((result) => result.status === 'duplicate');
+  const duplicates = plan.results.withStatus('duplicate');
   if (duplicates.length > 0) {
     const some = duplicates
       .slice(0, 5)
@@ -321,10 +321,6 @@ async function confirm(
   } finally {
     if (context.interrupt) context.interrupt.asking = false;
   }
-}
-
-function markPending(results: RecordResult[], status: 'valid' | 'not-sent'): void {
-  for (const result of results) if (result.status === 'pending') result.status = status;
 }
 
 /** What the merchant can do about the records that were not created. */
