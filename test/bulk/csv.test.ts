@@ -77,13 +77,13 @@ describe('cells', () => {
 });
 
 describe('reading a CSV input', () => {
-  it('numbers rows as a spreadsheet does across chunk cuts, blank lines and multi-line cells', async () => {
-    const text = '\uFEFFnote;amount\r\n"a\r\nb";1\r\n\r\n;\r\nc;"2,000"\r\n';
+  it('numbers rows as a spreadsheet does across chunk cuts (inside Arabic letters), blank lines and multi-line cells', async () => {
+    const text = '\uFEFFnote;amount\r\n"a\r\nb";1\r\n\r\n;\r\nقميص;"2,000"\r\n';
     const { records } = readCsvRecords(chunked(text, 3), { name: 'sheet.csv' });
     const read = await collect(records);
     expect(read.map((record) => [record.position, record.line, record.value])).toEqual([
       [0, 2, { note: 'a\r\nb', amount: 1 }],
-      [1, 5, { note: 'c', amount: 2000 }],
+      [1, 5, { note: 'قميص', amount: 2000 }],
     ]);
   });
 
