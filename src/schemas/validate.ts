@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
+import { nearestName } from './nearest-name.js';
 
 export type ValidationResult<T> = { success: true; data: T } | { success: false; issues: FieldIssue[] };
 
@@ -31,12 +32,58 @@ function fallbackMessage(issue: z.core.$ZodRawIssue): string | undefined {
   return undefined;
 }
 
-/** Turns a zod error into one issue per field; an unknown key becomes an issue at that key's path. */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'is not a known field' }))
-      : [{ path: formatPath(issue.path), message: issue.message }],
+/**
+ * Turns a zod error into one issue per field; an unknown key becomes an issue at that key's path, with the known key
+ * of the same object it was most likely meant to be (`customer.emial: is not a known field; did you mean email?`)
+ * when `schema` is the one that made the error.
+ */
+export function toFieldIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code !== 'unrecognized_keys') return [{ path: formatPath(issue.path), message: issue.message }];
+    const known = schema ? keysAt(schema, issue.path) : [];
+    return issue.keys.map((key) => {
+      const meant = nearestName(key, known);
+      return {
+        path: formatPath([...issue.path, key]),
+        message: `is not a known field${meant ? `; did you mean ${meant}?` : ''}`,
+      };
+    });
+  });
+}
+
+/** The internals zod gives every schema: what kind it is, and the schemas it is made of. */
+interface SchemaDefinition {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  /** A record's (a map by any key): the schema of each value. */
+  valueType?: z.ZodType;
+  options?: z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+/** The schemas that may hold the value at `path` of what `schema` parses (more than one through a union). */
+function schemasAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): z.ZodType[] {
+  const def = (schema as unknown as { _zod: { def: SchemaDefinition } })._zod.def;
+  const inner = def.innerType ?? def.in ?? def.getter?.();
+  if (inner) return schemasAt(inner, path);
+  const parts = def.options ?? (def.left && def.right ? [def.left, def.right] : undefined);
+  if (parts) return parts.flatMap((part) => schemasAt(part, path));
+  if (path.length === 0) return [schema];
+  const [key, ...rest] = path;
+  const child =
+    typeof key === 'number' ? def.element : typeof key === 'string' ? (def.shape?.[key] ?? def.valueType) : undefined;
+  return child ? schemasAt(child, rest) : [];
+}
+
+/** The keys an object at `path` of what `schema` parses may have. */
+function keysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
+  return schemasAt(schema, path).flatMap((found) =>
+    Object.keys((found as unknown as { _zod: { def: SchemaDefinition } })._zod.def.shape ?? {}),
   );
 }
 
@@ -49,5 +96,5 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): Valida
   const result = schema.safeParse(input, { error: fallbackMessage, jitless: true });
   return result.success
     ? { success: true, data: result.data }
-    : { success: false, issues: toFieldIssues(result.error) };
+    : { success: false, issues: toFieldIssues(result.error, schema) };
 }

@@ -181,10 +181,11 @@ describe('files that are refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
-  it('exits 2 naming unknown fields and fields of the other kind', async () => {
+  it('exits 2 naming unknown fields (with the field a slip was meant to be) and fields of the other kind', async () => {
     writeJson('odd.json', {
       ...recurringFile,
       colour: 'red',
+      sendingdate: '2030-01-01',
       paymentType: 'PUSH_TO_CUSTOMER',
       items: [{ itemCode: 'A', purchasedQuantity: 1, price: 150, nameEn: 'a', nameAr: 'أ', discount: { value: 1 } }],
     });
@@ -197,6 +198,7 @@ describe('files that are refused before anything is sent', () => {
       '  colour: is not a known field',
       '  items[0].discount (--item): applies only to items of a single invoice; a recurring invoice takes one top-level discount',
       '  paymentType (--payment-type): applies only to single invoices',
+      '  sendingdate: is not a known field; did you mean sendingDate?',
     ]);
     expect((await received(sandbox)).count).toBe(before.count);
   });

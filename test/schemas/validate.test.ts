@@ -100,3 +100,40 @@ describe('toFieldIssues', () => {
     ]);
   });
 });
+
+describe('an unknown key', () => {
+  test('is told the known key of the same object it was most likely meant to be', () => {
+    const schema = z.strictObject({
+      customer: z.strictObject({ name: z.string(), email: z.string().optional() }),
+      items: z.array(z.strictObject({ price: z.number(), nameEn: z.string() })).optional(),
+      environments: z.record(z.string(), z.strictObject({ token: z.string() })),
+      discount: z.union([
+        z.strictObject({ type: z.literal('FLAT'), value: z.number() }),
+        z.strictObject({ type: z.literal('PERCENTAGE'), percent: z.number() }),
+      ]),
+      note: z.string().transform((text) => text.trim()),
+    });
+    const result = validate(schema, {
+      customer: { name: 'A', emial: 'a@example.com' },
+      items: [
+        { price: 1, nameEn: 'x' },
+        { prise: 2, nameEn: 'y' },
+      ],
+      environments: { staging: { tokn: 'x' } },
+      discount: { type: 'FLAT', value: 1, percnt: 5 },
+      note: 'n',
+      noet: 'n',
+      colour: 'red',
+    });
+    expect(result.success).toBe(false);
+    const unknown = result.success ? [] : result.issues.filter((issue) => issue.message.startsWith('is not a known'));
+    expect(unknown).toEqual([
+      { path: 'customer.emial', message: 'is not a known field; did you mean email?' },
+      { path: 'items[1].prise', message: 'is not a known field; did you mean price?' },
+      { path: 'environments.staging.tokn', message: 'is not a known field; did you mean token?' },
+      { path: 'discount.percnt', message: 'is not a known field; did you mean percent?' },
+      { path: 'noet', message: 'is not a known field; did you mean note?' },
+      { path: 'colour', message: 'is not a known field' },
+    ]);
+  });
+});
