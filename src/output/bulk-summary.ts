@@ -28,6 +28,9 @@ export function renderSummary(
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
   if (summary.dryRun && summary.createdEarlier > 0) rows.push(['created by an earlier run', summary.createdEarlier]);
+  if (summary.dryRun && summary.uncertain > 0) {
+    rows.push(['uncertain, not sent again', summary.uncertain, 'an earlier run sent them, outcome unknown']);
+  }
   rows.push(['skipped invalid', summary.invalid], ['duplicates in file', summary.duplicatesInFile]);
   if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'changed after an earlier run sent them']);
   if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);

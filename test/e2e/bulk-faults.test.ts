@@ -57,6 +57,22 @@ describe('bulk creation against a faulty service', () => {
       .map(([number]) => number);
     expect(uncertain.length).toBeGreaterThan(0);
 
+    // A dry run tells what the resume would do and sends nothing: the uncertain records without a reference are
+    // held back, and it says why rather than calling them invalid.
+    const held = await invoicesByNote(sandbox);
+    const dry = await run(['--dry-run']);
+    expect(dry.code, dry.stderr).toBe(6);
+    expect(dry.stderr).toMatch(
+      /A real run would resume from batch\.ndjson\.local\.journal\.ndjson: \d+ already created/,
+    );
+    expect(dry.stderr).toContain(
+      `✖ Dry run: ${uncertain.length} of 1,000 records would not be sent: ${uncertain.length} sent by an earlier run ` +
+        'with an unknown outcome; nothing was sent.',
+    );
+    expect(dry.stderr).not.toMatch(/records? (is|are) invalid/);
+    expect(dry.stderr).toMatch(new RegExp(`\\n {2}uncertain, not sent again +${uncertain.length} {2}\\(`));
+    expect(await invoicesByNote(sandbox)).toEqual(held);
+
     // The faults go on during the resume; more retries make it unlikely that a record fails all its attempts twice.
     const second = await run(['--report', 'second.ndjson', '--json', '--retries', '8']);
     expect(second.code, second.stderr).toBe(6);

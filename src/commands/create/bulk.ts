@@ -163,11 +163,11 @@ export async function createInvoicesInBulk(
     }
     const unfinished = plan.results.withStatus(...unfinishedStatuses);
     if (dryRun && unfinished.length > 0) {
-      // Only --skip-invalid lets a dry run get here: it answers as the real run would (exit 6), in its own words.
-      throw new PartialFailureError(
-        `Dry run: ${ofRecords(unfinished.length, plan.results.length, 'is invalid', 'are invalid')} and would be skipped; nothing was sent.`,
-        { hint: whatNext(unfinished) },
-      );
+      // Invalid records with --skip-invalid, or records a journal holds back: it answers as the real run would
+      // (exit 6), in its own words.
+      throw new PartialFailureError(`Dry run: ${skippedLine(unfinished, plan.results.length)}; nothing was sent.`, {
+        hint: whatNext(unfinished),
+      });
     }
     if (unfinished.length > 0) {
       throw new PartialFailureError(`${notCreatedLine(unfinished, plan.results.length)}.`, {
@@ -272,9 +272,11 @@ function announce(
   const { terminal } = session;
   const { resume } = plan;
   if (resume && !options.quiet) {
+    // A dry run sends nothing and resumes nothing: it tells what the real run would do with the journal.
     terminal.info(
-      `Resuming from ${journal}: ${resume.done} already created, ${resume.retry} to send again, ` +
-        `${resume.heldUncertain} uncertain (not sent again), ${resume.new} new, ${resume.changed} changed.`,
+      `${options.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${resume.done} already created, ` +
+        `${resume.retry} to send again, ${resume.heldUncertain} uncertain (not sent again), ${resume.new} new, ` +
+        `${resume.changed} changed.`,
     );
   }
   const duplicates = plan.results.withStatus('duplicate');
@@ -349,6 +351,26 @@ function ofRecords(count: number, total: number, one: string, many: string): str
   return total === 1
     ? `${formatCount(count)} record ${verb}`
     : `${formatCount(count)} of ${formatCount(total)} records ${verb}`;
+}
+
+/**
+ * Why a dry run's records would not be sent: "1 of 4 records is invalid and would be skipped", or with records a
+ * journal holds back, "3 of 400 records would not be sent: 1 invalid, 2 sent by an earlier run with an unknown
+ * outcome".
+ */
+function skippedLine(unfinished: RecordResult[], total: number): string {
+  const count = (status: RecordResult['status']) => unfinished.filter((result) => result.status === status).length;
+  const invalid = count('invalid');
+  if (invalid === unfinished.length)
+    return `${ofRecords(invalid, total, 'is invalid', 'are invalid')} and would be skipped`;
+  const reasons = [
+    invalid > 0 ? `${formatCount(invalid)} invalid` : undefined,
+    count('uncertain') > 0
+      ? `${formatCount(count('uncertain'))} sent by an earlier run with an unknown outcome`
+      : undefined,
+    count('changed') > 0 ? `${formatCount(count('changed'))} changed since an earlier run sent them` : undefined,
+  ].filter((reason) => reason !== undefined);
+  return `${ofRecords(unfinished.length, total, 'would not be sent', 'would not be sent')}: ${reasons.join(', ')}`;
 }
 
 /**
