@@ -30,7 +30,21 @@ export const numberError =
         ? inexactMessage(issue.input, ceiling)
         : typeof issue.input === 'string' && readNumberText(issue.input) !== undefined
           ? `${expected}, not text (${JSON.stringify(issue.input)})`
-          : expected;
+          : typeof issue.input === 'string' && spreadsheetNumberHint(issue.input)
+            ? `${expected}, ${spreadsheetNumberHint(issue.input)}`
+            : expected;
+
+/**
+ * How a number written as a spreadsheet shows it is written for the service: `1,250.00` without its thousands
+ * separators, `12,50` with a decimal point. Undefined for any other text.
+ */
+function spreadsheetNumberHint(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(trimmed))
+    return `written without thousands separators: ${trimmed.replaceAll(',', '')}`;
+  if (/^-?\d+,\d{1,2}$/.test(trimmed)) return `written with a decimal point: ${trimmed.replace(',', '.')}`;
+  return undefined;
+}
 
 /** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates that reorder what a reader sees. */
 // eslint-disable-next-line no-control-regex -- control characters are what these patterns look for
@@ -121,7 +135,10 @@ export const positiveMoneyText = () =>
   z
     .string()
     .check((ctx) => {
-      const message = numericText.test(ctx.value) ? moneyProblem(parseDecimal(ctx.value), true) : 'must be a number';
+      const hint = spreadsheetNumberHint(ctx.value);
+      const message = numericText.test(ctx.value)
+        ? moneyProblem(parseDecimal(ctx.value), true)
+        : `must be a number${hint ? `, ${hint}` : ''}`;
       if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
     })
     .meta({ pattern: positiveMoneyTextPattern });

@@ -152,14 +152,18 @@ describe('a sheet refused before anything is sent', () => {
       '',
       'R-2,Mona,12,10,2030-01-01,2030-01-01,2030-02-01,bad mobile',
       'R-3,Ali,+201001234567,ten,01/02/2030,2030-01-01,2030-02-01,bad amount and date',
+      'R-4,Hana,+201001234567,"12,50",2030-01-01,2030-01-01,2030-02-01,decimal comma',
     ]);
     writeFileSync(join(home, 'sheet.csv'), sheet);
     const result = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes', '--report', 'report.csv']);
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('2 of 3 records are invalid; nothing was sent.');
+    expect(result.stderr).toContain('3 of 4 records are invalid; nothing was sent.');
     expect(result.stderr).toMatch(/^ {2}row 4, column customer\.mobile \(C\): must be a mobile number/m);
-    expect(result.stderr).toMatch(/^ {2}row 5, column amount \(D\): must be a number/m);
+    expect(result.stderr).toMatch(/^ {2}row 5, column amount \(D\): must be a number$/m);
+    expect(result.stderr).toMatch(
+      /^ {2}row 6, column amount \(D\): must be a number, written with a decimal point: 12\.50$/m,
+    );
     expect(result.stderr).toContain(
       'row 5, column sendingDate (E): is 01/02/2030: a date with slashes is read only as declared, with --date-format DD/MM/YYYY',
     );
@@ -172,6 +176,7 @@ describe('a sheet refused before anything is sent', () => {
       '1,2,R-1,not-sent',
       '2,4,R-2,invalid',
       '3,5,R-3,invalid',
+      '4,6,R-4,invalid',
     ]);
   });
 

@@ -107,8 +107,12 @@ describe('invoiceFromFlags', () => {
   });
 
   it('leaves a number flag that is not a number as text, so the schema names the flag', () => {
-    expect(flagIssues('single', { ...completeFlags, amount: '12,50' })).toEqual([
+    expect(flagIssues('single', { ...completeFlags, amount: 'ten' })).toEqual([
       { path: 'amount (--amount)', message: 'must be a number' },
+    ]);
+    // Written as a spreadsheet shows it: told how the service takes it.
+    expect(flagIssues('single', { ...completeFlags, amount: '1,250.00' })).toEqual([
+      { path: 'amount (--amount)', message: 'must be a number, written without thousands separators: 1250.00' },
     ]);
     expect(flagIssues('recurring', { ...recurringFlags, cycleValue: 'monthly' })).toEqual([
       { path: 'cycleValue (--cycle-value)', message: 'must be a whole number' },

@@ -37,7 +37,12 @@ describe('refundSchema', () => {
     { path: 'amount', patch: { amount: 12.505 }, message: 'must have at most two decimals' },
     { path: 'amount', patch: { amount: 'twelve' }, message: 'must be a number' },
     { path: 'amount', patch: { amount: '1e3' }, message: 'must be a number' },
-    { path: 'amount', patch: { amount: '12,50' }, message: 'must be a number' },
+    { path: 'amount', patch: { amount: '12,50' }, message: 'must be a number, written with a decimal point: 12.50' },
+    {
+      path: 'amount',
+      patch: { amount: '1,250.00' },
+      message: 'must be a number, written without thousands separators: 1250.00',
+    },
     { path: 'amount', patch: { amount: '' }, message: 'must be a number' },
     { path: 'amount', patch: { amount: null }, message: 'must be a number' },
     { path: 'reason', patch: { reason: undefined }, message: 'is required' },
