@@ -116,9 +116,10 @@ export function buildProgram(context: CommandContext): Root {
     printSchema(which, context);
   });
 
-  declareTemplate(program).action(async (kind, options) => {
+  declareTemplate(program).action(async (kind, options, command) => {
     const { printTemplate } = await import('./commands/template.js');
-    printTemplate(kind, options.format, context);
+    const formatGiven = command.getOptionValueSource('format') === 'cli';
+    printTemplate(kind, { ...command.optsWithGlobals(), formatGiven }, context);
   });
 
   declareCompletion(program).action(async (shell) => {

@@ -2,14 +2,14 @@ import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { csvField } from '../bulk/report.js';
 import { toJson } from '../output/format.js';
-import { invoiceKinds, type InvoiceKind } from '../schemas/invoice.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
 
 // `einvoice template`: a file to start from, in each format --file reads. The CSV header holds the fields a merchant
 // most often fills, with the item's fields as items[0].* columns; an empty cell means "not given".
 
 /** The formats a template is printed in. */
 export const templateFormats = ['csv', 'ndjson', 'json'] as const;
-type TemplateFormat = (typeof templateFormats)[number];
+export type TemplateFormat = (typeof templateFormats)[number];
 
 const customer = { name: 'Amr Hassan', mobile: '+201012345678', email: 'amr.hassan@example.com' };
 const shared = { sendingDate: 'today', releaseDate: 'today', expiryDate: '+30d' };
@@ -68,17 +68,29 @@ export const templateColumns: Record<InvoiceKind, readonly string[]> = {
   ],
 };
 
-/** `einvoice template single|recurring --format csv|ndjson|json`: prints the template on stdout. */
-export function printTemplate(kind: string, format: string | undefined, context: CommandContext): void {
-  if (!(invoiceKinds as readonly string[]).includes(kind)) {
-    throw new UsageError(`No invoice kind "${kind}".`, { hint: `Choose one of ${invoiceKinds.join(', ')}.` });
+/** How the template was asked for: `--format` (and whether it was given, or is its default), and `--json`. */
+export interface TemplateChoice {
+  format: TemplateFormat;
+  formatGiven: boolean;
+  json?: boolean;
+}
+
+/**
+ * `einvoice template single|recurring --format csv|ndjson|json`: prints the template on stdout. `--json`, which asks
+ * every command for JSON, prints the JSON template; with another `--format` given as well it is refused.
+ */
+export function printTemplate(kind: InvoiceKind, choice: TemplateChoice, context: CommandContext): void {
+  if (choice.json && choice.formatGiven && choice.format !== 'json') {
+    throw new UsageError(`--json asks for the JSON template and --format ${choice.format} for another.`, {
+      hint: 'Give one of them.',
+    });
   }
-  const example = examples[kind as InvoiceKind];
-  const chosen = (format ?? 'csv') as TemplateFormat;
+  const example = examples[kind];
+  const chosen = choice.json ? 'json' : choice.format;
   if (chosen === 'json') context.stdout.write(`${toJson(example)}\n`);
   else if (chosen === 'ndjson') context.stdout.write(`${JSON.stringify(example)}\n`);
   else {
-    const columns = templateColumns[kind as InvoiceKind];
+    const columns = templateColumns[kind];
     const row = columns.map((column) => csvField(valueAt(example, column)));
     context.stdout.write(`${columns.join(',')}\n${row.join(',')}\n`);
   }

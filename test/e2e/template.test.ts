@@ -52,6 +52,20 @@ describe('einvoice template', () => {
     }
   });
 
+  it('prints the JSON template for --json, and refuses --json with another --format', async () => {
+    const json = await runCli(['template', 'recurring', '--format', 'json']);
+    const asked = await runCli(['template', 'recurring', '--json']);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toBe(json.stdout);
+    expect(JSON.parse(asked.stdout)).toMatchObject({ cycleType: 'MONTH' });
+
+    const both = await runCli(['template', 'single', '--json', '--format', 'csv']);
+    expect(both.code).toBe(2);
+    expect(both.stdout).toBe('');
+    expect(both.stderr).toContain('--json asks for the JSON template and --format csv for another.');
+    expect((await runCli(['template', 'single', '--json', '--format', 'json'])).code).toBe(0);
+  });
+
   it('refuses an unknown kind or format with exit 2', async () => {
     const kind = await runCli(['template', 'weekly']);
     expect(kind.code).toBe(2);
