@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 
 // Files that hold customers' data (reports, saved requests, drafts, journals) are the merchant's alone: mode 0600.
 // A mode given to open() applies only to a file it creates, so a file that was there already (`touch report.csv`)
@@ -35,4 +35,19 @@ export async function writePrivateFile(path: string, text: string): Promise<void
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Throws the error writing `path` would meet (its folder missing, a folder by that name, no permission), before
+ * anything is done that the file is to report on. Changes nothing: a file that was not there is not left behind,
+ * and one that was keeps its content.
+ */
+export async function checkWritable(path: string): Promise<void> {
+  const existed = await stat(path).then(
+    () => true,
+    () => false,
+  );
+  const handle = await open(path, 'a', 0o600);
+  await handle.close();
+  if (!existed) await unlink(path).catch(() => undefined);
 }

@@ -61,6 +61,21 @@ describe('records refused before anything is sent', () => {
     expect(rows[2]).toBe('2,2,REF-2,invalid,,customer.mobile: is required');
   });
 
+  it('refuses a --report it cannot write before anything is sent, leaving an existing report as it was', async () => {
+    freshHome();
+    writeNdjson(home, 'batch.ndjson', records(3));
+    const missing = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', 'nodir/r.csv']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      '✖ Cannot write --report nodir/r.csv: its folder does not exist; nothing was sent.',
+    );
+    const folder = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', '.']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain('✖ Cannot write --report .: it is a folder, not a file; nothing was sent.');
+    expect((await received(sandbox)).count).toBe(0);
+    expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(false);
+  });
+
   it('shows at most 20 problems on screen and says how many more there are', async () => {
     freshHome();
     writeNdjson(

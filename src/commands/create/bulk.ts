@@ -27,6 +27,8 @@ import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { countOf } from '../../output/format.js';
+import { fileProblem } from '../../input/json-file.js';
+import { checkWritable } from '../../private-file.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
@@ -55,6 +57,13 @@ export async function createInvoicesInBulk(
   if (oneInvoiceOnly.length > 0) {
     throw new UsageError(`${oneInvoiceOnly.join(' and ')} apply only to one invoice; nothing was sent.`, {
       hint: '--report FILE writes what happened to each record of a file of many.',
+    });
+  }
+  const reportPath = options.report === undefined ? undefined : resolve(context.cwd, options.report);
+  // A report that cannot be written is refused now, not found out after the invoices are created.
+  if (reportPath) {
+    await checkWritable(reportPath).catch((error: unknown) => {
+      throw new UsageError(`Cannot write --report ${options.report}: ${writeProblem(error)}; nothing was sent.`);
     });
   }
   const flags = invoiceFromFlags(options);
@@ -105,7 +114,15 @@ export async function createInvoicesInBulk(
         resume: plan.resume,
       });
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
-      if (options.report) await writeReport(resolve(context.cwd, options.report), plan.results, numbered);
+      if (reportPath) {
+        await writeReport(reportPath, plan.results, numbered).catch((error: unknown) => {
+          throw new PartialFailureError(
+            `The report could not be written to ${options.report}: ${writeProblem(error)}. The summary above says ` +
+              'what the run did.',
+            { hint: 'Running the same command again writes it (a rerun sends nothing twice).' },
+          );
+        });
+      }
       if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
     };
 
@@ -323,6 +340,11 @@ async function confirm(
   } finally {
     if (context.interrupt) context.interrupt.asking = false;
   }
+}
+
+/** Why a file cannot be written, in words: a missing folder is named as such (ENOENT, when writing). */
+function writeProblem(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : fileProblem(error);
 }
 
 /** What the merchant can do about the records that were not created. */
