@@ -68,6 +68,9 @@ export function withoutSchemaKey(value: unknown): unknown {
 
 /** Requires a JSON object (not an array or a value). */
 export function asObject(value: unknown, what: string): Record<string, unknown> {
+  if (Array.isArray(value) && value.length === 0) {
+    throw new UsageError(`${what} holds an empty list: there is no invoice to create; nothing was sent.`);
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${what} must hold one JSON object.`);
   }

@@ -76,6 +76,25 @@ describe('records refused before anything is sent', () => {
     expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(false);
   });
 
+  it('says so when a file holds no invoices, and names no journal a run did not write', async () => {
+    freshHome();
+    writeFileSync(join(home, 'empty.ndjson'), '\n');
+    const empty = await runCreate(home, ['single', '--file', 'empty.ndjson', '--yes']);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stderr).toContain('--file empty.ndjson holds no invoice records: nothing to send.');
+    expect(empty.stderr).not.toContain('Journal:');
+    writeFileSync(join(home, 'empty.json'), '[]');
+    const list = await runCreate(home, ['single', '--file', 'empty.json', '--yes']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('--file empty.json holds an empty list: there is no invoice to create');
+
+    writeNdjson(home, 'bad.ndjson', [{ ...records(1)[0], customer: { name: 'X' } }]);
+    const refused = await runCreate(home, ['single', '--file', 'bad.ndjson', '--json']);
+    expect(refused.code).toBe(2);
+    expect((JSON.parse(refused.stdout) as JsonReport).summary).not.toHaveProperty('journal');
+    expect(existsSync(join(home, 'bad.ndjson.local.journal.ndjson'))).toBe(false);
+  });
+
   it('shows at most 20 problems on screen and says how many more there are', async () => {
     freshHome();
     writeNdjson(

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { InvoiceFileInput } from '../../bulk/input-format.js';
 import { JournalWriter, journalVersion } from '../../bulk/journal.js';
@@ -101,6 +102,7 @@ export async function createInvoicesInBulk(
       signal: context.signal,
     });
     await spool?.finish();
+    if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
     const finish = async (durationMs: number, showSummary = true) => {
@@ -109,7 +111,8 @@ export async function createInvoicesInBulk(
         environment: profile.name,
         dryRun,
         durationMs,
-        journal: dryRun ? undefined : journal?.shown,
+        // Named only once written: a run refused, or with nothing to send, leaves no journal.
+        journal: !dryRun && journal && existsSync(journal.path) ? journal.shown : undefined,
         shard,
         resume: plan.resume,
       });
