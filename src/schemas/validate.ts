@@ -38,17 +38,21 @@ function fallbackMessage(issue: z.core.$ZodRawIssue): string | undefined {
  * when `schema` is the one that made the error.
  */
 export function toFieldIssues(error: z.ZodError, schema?: z.ZodType): FieldIssue[] {
-  return error.issues.flatMap((issue) => {
+  /** The fields a misspelt key was meant to be: their own "is required" would only say the same again. */
+  const meantFields = new Set<string>();
+  const issues = error.issues.flatMap((issue) => {
     if (issue.code !== 'unrecognized_keys') return [{ path: formatPath(issue.path), message: issue.message }];
     const known = schema ? keysAt(schema, issue.path) : [];
     return issue.keys.map((key) => {
       const meant = nearestName(key, known);
+      if (meant) meantFields.add(formatPath([...issue.path, meant]));
       return {
         path: formatPath([...issue.path, key]),
         message: `is not a known field${meant ? `; did you mean ${meant}?` : ''}`,
       };
     });
   });
+  return issues.filter((issue) => !(issue.message === 'is required' && meantFields.has(issue.path)));
 }
 
 /** The internals zod gives every schema: what kind it is, and the schemas it is made of. */

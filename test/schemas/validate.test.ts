@@ -102,6 +102,21 @@ describe('toFieldIssues', () => {
 });
 
 describe('an unknown key', () => {
+  test('stands for the field it was meant to be: that field is not also told it is required', () => {
+    const schema = z.strictObject({
+      amount: z.number(),
+      note: z.string(),
+      customer: z.strictObject({ name: z.string() }),
+    });
+    const result = validate(schema, { amout: 10, customer: { nmae: 'A' } });
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    expect((result.success ? [] : result.issues).sort(byPath)).toEqual([
+      { path: 'amout', message: 'is not a known field; did you mean amount?' },
+      { path: 'customer.nmae', message: 'is not a known field; did you mean name?' },
+      { path: 'note', message: 'is required' },
+    ]);
+  });
+
   test('is told the known key of the same object it was most likely meant to be', () => {
     const schema = z.strictObject({
       customer: z.strictObject({ name: z.string(), email: z.string().optional() }),
