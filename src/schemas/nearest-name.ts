@@ -3,12 +3,38 @@
 /** The candidate nearest to `name` (case aside), when it is near enough to be a slip; else undefined. */
 export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
   const typed = name.toLowerCase();
+  const list = [...candidates];
+  // A short name that is the last part of a longer one ("name" for customer.name) before any a few letters away
+  // ("note"): the merchant wrote the field's own name, only without its object.
+  const lastPart = typed.length >= 3 ? list.find((candidate) => lastPartOf(candidate) === typed) : undefined;
+  if (lastPart && typed !== lastPart.toLowerCase()) return lastPart;
   let best: { name: string; distance: number } | undefined;
-  for (const candidate of candidates) {
+  for (const candidate of list) {
     const distance = editDistance(typed, candidate.toLowerCase());
     if (!best || distance < best.distance) best = { name: candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : undefined;
+  if (best && best.distance <= Math.max(2, Math.floor(typed.length / 3))) return best.name;
+  return namedWord(typed, list);
+}
+
+/** The last of a name's dotted or dashed parts, in lower case: "mobile" for customer.mobile. */
+function lastPartOf(candidate: string): string | undefined {
+  return candidate
+    .toLowerCase()
+    .split(/[.\-\]]/)
+    .at(-1);
+}
+
+/**
+ * The candidate that has `typed` as one word of its camel case ("code" for itemCode), when no other candidate has
+ * that word. Names under three letters are too short to tell.
+ */
+function namedWord(typed: string, candidates: readonly string[]): string | undefined {
+  if (typed.length < 3) return undefined;
+  const words = candidates.filter((candidate) =>
+    candidate.split(/[.\-[\]]|(?=[A-Z])/).some((word) => word.toLowerCase() === typed),
+  );
+  return words.length === 1 ? words[0] : undefined;
 }
 
 /** Levenshtein distance: the fewest insertions, deletions and substitutions that turn `a` into `b`. */

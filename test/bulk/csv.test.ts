@@ -23,7 +23,10 @@ describe('resolveColumn', () => {
   it('names an unknown column with the nearest field, or none when nothing is near', () => {
     expect(resolveColumn('custmer.mobile')).toEqual({ unknown: 'custmer.mobile', suggestion: 'customer.mobile' });
     expect(resolveColumn('items[1].prise')).toEqual({ unknown: 'items[1].prise', suggestion: 'items[0].price' });
-    expect(resolveColumn('price')).toMatchObject({ unknown: 'price' });
+    expect(resolveColumn('price')).toEqual({ unknown: 'price', suggestion: 'items[0].price' });
+    // A field's own name without its object: the field.
+    expect(resolveColumn('mobile')).toEqual({ unknown: 'mobile', suggestion: 'customer.mobile' });
+    expect(resolveColumn('name')).toEqual({ unknown: 'name', suggestion: 'customer.name' });
     expect(resolveColumn('Region')).toEqual({ unknown: 'Region', suggestion: undefined });
   });
 });

@@ -55,7 +55,7 @@ describe.each(kinds)('$kind item', ({ schema }) => {
     { path: 'price', patch: { price: NaN }, message: 'must be a number' },
     { path: 'price', patch: { price: undefined }, message: 'is required' },
     { path: 'colour', patch: { colour: 'red' }, message: 'is not a known field' },
-    { path: 'quantity', patch: { quantity: 2 }, message: 'is not a known field' },
+    { path: 'quantity', patch: { quantity: 2 }, message: 'is not a known field; did you mean purchasedQuantity?' },
   ])('$path rejects $patch', ({ path, patch, message }) => {
     expect(issuesOf(schema, { ...item(), ...patch })).toEqual([{ path, message }]);
   });
