@@ -53,11 +53,15 @@ export async function readInvoiceFile(
         : csvExtensions.has(extension)
           ? 'csv'
           : undefined;
-    const format = byExtension ?? detectFormat(await peekFile(absolutePath, name));
+    const head = byExtension ? '' : await peekFile(absolutePath, name);
+    const format = byExtension ?? detectFormat(head);
     if (format === undefined || !(await readable(absolutePath))) {
       // One invoice (or a file that cannot be read): read as the one-invoice flow always has, with its messages.
       const { readJsonInput } = await import('../input/json-file.js');
-      return { kind: 'one', value: await readJsonInput(path, context) };
+      const value = await readJsonInput(path, context).catch((error: unknown) => {
+        throw withSheetHint(error, head);
+      });
+      return { kind: 'one', value };
     }
     return many(format, path, name, absolutePath, () => createReadStream(absolutePath, { highWaterMark: 1 << 16 }));
   }
@@ -68,7 +72,12 @@ export async function readInvoiceFile(
   const peeked = await peekStream(context.stdin);
   const format = detectFormat(peeked.text);
   if (format === undefined) {
-    return { kind: 'one', value: parseWhole(Buffer.concat([peeked.head, ...(await drain(peeked.rest))]), name) };
+    const content = Buffer.concat([peeked.head, ...(await drain(peeked.rest))]);
+    try {
+      return { kind: 'one', value: parseWhole(content, name) };
+    } catch (error) {
+      throw withSheetHint(error, peeked.text);
+    }
   }
   return many(format, path, name, undefined, () => replay(peeked.head, peeked.rest));
 }
@@ -220,6 +229,19 @@ async function drain(rest: AsyncIterator<Buffer>): Promise<Buffer[]> {
     chunks.push(typeof next.value === 'string' ? Buffer.from(next.value) : next.value);
   }
   return chunks;
+}
+
+/**
+ * A JSON error about input whose first line reads as a spreadsheet's header (a CSV sheet on stdin, or in a file
+ * not named .csv), with the way to read it as one.
+ */
+function withSheetHint(error: unknown, head: string): unknown {
+  const firstLine = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const looksLikeHeader = /^[^{["]/.test(firstLine.trim()) && /[,;\t|]/.test(firstLine);
+  if (!(error instanceof UsageError) || !looksLikeHeader || error.hint) return error;
+  return new UsageError(error.message, {
+    hint: 'Its first line reads as a CSV header: add --format csv to read it as a sheet of invoices.',
+  });
 }
 
 function parseWhole(content: Buffer, name: string): unknown {

@@ -144,6 +144,24 @@ describe('inputs', () => {
     ]);
   });
 
+  it('tells a CSV sheet given where JSON is read (stdin, a .txt file) to add --format csv', async () => {
+    freshHome();
+    const sheet = 'customer.name,customer.mobile,amount\nAmr,+201001234567,10\n';
+    const hint = 'Its first line reads as a CSV header: add --format csv to read it as a sheet of invoices.';
+    const piped = await runCreate(home, ['single', '--file', '-', '--journal', 'j.ndjson'], { input: sheet });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('--file stdin is not valid JSON');
+    expect(piped.stderr).toContain(hint);
+    writeFileSync(join(home, 'sheet.txt'), sheet);
+    const named = await runCreate(home, ['single', '--file', 'sheet.txt']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(hint);
+    // A JSON file that is merely broken gets no such hint.
+    writeFileSync(join(home, 'broken.json'), '{"amount": 10,');
+    expect((await runCreate(home, ['single', '--file', 'broken.json'])).stderr).not.toContain('--format csv');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('needs --journal to read NDJSON from stdin, and then creates it', async () => {
     freshHome();
     const input = records(3)
