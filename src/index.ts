@@ -66,7 +66,8 @@ function watchInterrupts(): Interrupts {
       controller.abort(new InterruptedError('Interrupted.', { signal: name }));
       if (control.graceful) {
         if (!control.asking) {
-          process.stderr.write('\nStopping: finishing what is in flight (Ctrl-C again to stop at once).\n');
+          const again = name === 'SIGTERM' ? 'a second signal stops it at once' : 'Ctrl-C again to stop at once';
+          process.stderr.write(`\nStopping: finishing what is in flight (${again}).\n`);
         }
         return;
       }

@@ -55,7 +55,7 @@ const bulkFlagTable = [
     help: 'only the records whose position modulo n is i-1 (one CI job of n)',
     parse: parseShard,
   },
-  { flag: '--quiet', help: 'no progress display' },
+  { flag: '--quiet', help: 'no progress display, no note on resuming; the summary and errors still print' },
 ] as const satisfies readonly BulkFlag[];
 
 /** The flags that apply only to a file of many invoices, in the order `--help` lists them. */

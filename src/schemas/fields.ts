@@ -43,6 +43,9 @@ function spreadsheetNumberHint(text: string): string | undefined {
   if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(trimmed))
     return `written without thousands separators: ${trimmed.replaceAll(',', '')}`;
   if (/^-?\d+,\d{1,2}$/.test(trimmed)) return `written with a decimal point: ${trimmed.replace(',', '.')}`;
+  if (/^-?\d{1,3}(\.\d{3})+,\d{1,2}$/.test(trimmed)) {
+    return `written with a decimal point and no thousands separators: ${trimmed.replaceAll('.', '').replace(',', '.')}`;
+  }
   return undefined;
 }
 

@@ -51,6 +51,11 @@ describe.each(kinds)('$kind item', ({ schema }) => {
       message: 'must be a number, written without thousands separators: 1249.99',
     },
     { path: 'price', patch: { price: '1,2,3' }, message: 'must be a number' },
+    {
+      path: 'price',
+      patch: { price: '1.249,99' },
+      message: 'must be a number, written with a decimal point and no thousands separators: 1249.99',
+    },
     { path: 'price', patch: { price: Infinity }, message: 'must be a number' },
     { path: 'price', patch: { price: NaN }, message: 'must be a number' },
     { path: 'price', patch: { price: undefined }, message: 'is required' },

@@ -294,9 +294,9 @@ function announce(
   if (resume && !options.quiet) {
     // A dry run sends nothing and resumes nothing: it tells what the real run would do with the journal.
     terminal.info(
-      `${options.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${resume.done} already created, ` +
-        `${resume.retry} to send again, ${resume.heldUncertain} uncertain (not sent again), ${resume.new} new, ` +
-        `${resume.changed} changed.`,
+      `${options.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${formatCount(resume.done)} ` +
+        `already created, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
+        `uncertain (not sent again), ${formatCount(resume.new)} new, ${formatCount(resume.changed)} changed.`,
     );
   }
   const duplicates = plan.results.withStatus('duplicate');

@@ -38,7 +38,7 @@ export async function createInvoices(
     throw new UsageError(
       `${bulkOnly.join(', ')} ${applies(bulkOnly)} only to a --file of many invoices; nothing was sent.`,
       {
-        hint: 'Give --file a JSON array of invoices, or NDJSON (one invoice per line).',
+        hint: 'Give --file a JSON array of invoices, NDJSON (one invoice per line) or a CSV sheet.',
       },
     );
   }
