@@ -221,8 +221,8 @@ function holdChanged(
         invoiceNumber: before.invoiceNumber,
         error:
           before.state === 'created'
-            ? `changed since an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`
-            : 'changed since an earlier run sent it (outcome unknown); not sent again',
+            ? `edited after an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`
+            : 'edited after an earlier run sent it (outcome unknown); not sent again',
       });
     }
   }

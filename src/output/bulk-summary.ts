@@ -32,7 +32,7 @@ export function renderSummary(
     rows.push(['uncertain, not sent again', summary.uncertain, 'an earlier run sent them, outcome unknown']);
   }
   rows.push(['skipped invalid', summary.invalid], ['duplicates in file', summary.duplicatesInFile]);
-  if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'changed after an earlier run sent them']);
+  if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'edited after an earlier run sent them']);
   if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);
 
   // Labels get at least 22 columns, or two spaces beyond the longest (a dry run of a rerun has a long one).

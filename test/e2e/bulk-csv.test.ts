@@ -103,7 +103,11 @@ describe('a CSV written as Excel writes it', () => {
     writeFileSync(join(home, 'sheet.csv'), commaSheet.replace('99.99', '109.99'));
     const rerun = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
     expect(rerun.code).toBe(6);
-    expect(rerun.stderr).toMatch(/^ {2}row 4 \(INV-3\): changed: changed since an earlier run created it/m);
+    expect(rerun.stderr).toMatch(
+      /^ {2}row 4 \(INV-3\): changed: edited after an earlier run created it as invoice \d+/m,
+    );
+    expect(rerun.stderr).toContain('✖ 1 of 3 records was edited after an earlier run sent it.');
+    expect(rerun.stderr).toContain('give it a new businessReference, or run with a new --journal');
     expect((await received(sandbox)).count).toBe(3);
   });
 

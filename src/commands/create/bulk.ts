@@ -364,7 +364,10 @@ function whatNext(unfinished: RecordResult[]): string {
       ? 'Look up the uncertain ones without a businessReference in the service; --resend-uncertain sends them again (a duplicate if they exist).'
       : undefined,
     has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
-    has('changed') ? 'Changed ones were not sent again: their earlier version may exist.' : undefined,
+    has('changed')
+      ? 'Edited records were not sent again: their earlier version was sent (the list says which exist). To create ' +
+        'the new version as another invoice, give it a new businessReference, or run with a new --journal.'
+      : undefined,
   ]
     .filter(Boolean)
     .join(' ');
@@ -393,7 +396,7 @@ function skippedLine(unfinished: RecordResult[], total: number): string {
     count('uncertain') > 0
       ? `${formatCount(count('uncertain'))} sent by an earlier run with an unknown outcome`
       : undefined,
-    count('changed') > 0 ? `${formatCount(count('changed'))} changed since an earlier run sent them` : undefined,
+    count('changed') > 0 ? `${formatCount(count('changed'))} edited after an earlier run sent them` : undefined,
   ].filter((reason) => reason !== undefined);
   return `${ofRecords(unfinished.length, total, 'would not be sent', 'would not be sent')}: ${reasons.join(', ')}`;
 }
@@ -405,6 +408,16 @@ function skippedLine(unfinished: RecordResult[], total: number): string {
  */
 function notCreatedLine(unfinished: RecordResult[], total: number): string {
   const uncertain = unfinished.filter((result) => result.status === 'uncertain').length;
+  const changed = unfinished.filter((result) => result.status === 'changed').length;
+  // An edited record whose earlier version was sent is not "not created": that version may exist, or does.
+  if (changed === unfinished.length) {
+    return ofRecords(
+      changed,
+      total,
+      'was edited after an earlier run sent it',
+      'were edited after an earlier run sent them',
+    );
+  }
   const notCreated = unfinished.length - uncertain;
   const unknown = (count: number) => `may have been created: ${count === 1 ? 'its' : 'their'} outcome is unknown`;
   if (uncertain === 0) return ofRecords(notCreated, total, 'was not created', 'were not created');
