@@ -4,6 +4,7 @@ import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
+import { dateWarnings } from '../schemas/invoice-dates.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { SpoolEntry } from './spool.js';
 
@@ -50,6 +51,11 @@ export interface Plan {
   issues: FieldIssue[];
   /** Records written to the spool. */
   toSend: number;
+  /**
+   * Records to send whose dates the service takes but a merchant would want to look at (an expiry past, or not after
+   * the release or sending date), each named as its issues are: `record 4 (line 4): expiryDate ... is not after ...`.
+   */
+  dateWarnings: string[];
   resume?: ResumeCounts;
 }
 
@@ -65,6 +71,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const keys = journal || options.spool ? new ContentKeys() : undefined;
   const results = new RecordResults();
   const issues: FieldIssue[] = [];
+  const datesToLookAt: string[] = [];
+  const nowText = options.now.toISOString();
   const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
@@ -145,6 +153,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference });
     }
     toSend += 1;
+    for (const warning of dateWarnings(body, nowText)) datesToLookAt.push(`${place(source)}: ${warning}`);
     // A dry run spools nothing, and spares the JSON text of every body.
     if (!options.spool) return undefined;
     return {
@@ -171,7 +180,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   }
 
   if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
-  return { results, issues, toSend, resume: journal ? resume : undefined };
+  return { results, issues, toSend, dateWarnings: datesToLookAt, resume: journal ? resume : undefined };
 }
 
 /** The issues met while reading a record first, then the schema's about other fields. */

@@ -111,6 +111,25 @@ describe('a CSV written as Excel writes it', () => {
     expect((await received(sandbox)).count).toBe(3);
   });
 
+  it('warns of rows whose dates a merchant would want to look at, and still takes them', async () => {
+    const home = homeFor(sandbox);
+    const sheet = [
+      'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',
+      'D-1,Amr,+201001234567,10,01/12/2030,01/12/2030,30/11/2030,day and month as read',
+      'D-2,Mona,+201001234567,10,01/01/2030,01/01/2030,01/02/2030,fine',
+    ].join('\r\n');
+    writeFileSync(join(home, 'dates.csv'), sheet);
+    const result = await runCreate(home, ['single', '--file', 'dates.csv', '--date-format', 'DD/MM/YYYY', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '1 record has dates to look at; the service takes them, so they are not held back:',
+    );
+    expect(result.stderr).toContain(
+      '  row 2: expiryDate 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01.',
+    );
+    expect(result.stderr).not.toContain('row 3:');
+  });
+
   it('reads CSV from stdin with --format csv', async () => {
     const home = homeFor(sandbox);
     const result = await runCreate(

@@ -314,6 +314,15 @@ function announce(
         `not sent: ${some.join(', ')}${duplicates.length > 5 ? ', ...' : ''}.`,
     );
   }
+  if (plan.dateWarnings.length > 0) {
+    const count = plan.dateWarnings.length;
+    const lines = plan.dateWarnings.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
+    if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
+    terminal.warn(
+      `${count === 1 ? '1 record has dates' : `${formatCount(count)} records have dates`} to look at; the service ` +
+        `takes them, so they are not held back:\n${lines.join('\n')}`,
+    );
+  }
   if (plan.issues.length > 0) {
     // A record that is not JSON is quoted in its issue: the file's text, printed without escapes.
     const lines = plan.issues

@@ -9,6 +9,7 @@ import { confirmAction, interruptible, promptContext } from '../../input/prompts
 import { formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
+import { dateWarnings } from '../../schemas/invoice-dates.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { Profile } from '../../config/profile.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
@@ -258,15 +259,7 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
 
 /** Warns, without stopping, when the expiry has passed or is not after the release or the sending date. */
 function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
-  const expiry = Date.parse(invoice.expiryDate);
-  if (expiry <= now.getTime()) {
-    terminal.warn(`expiryDate ${invoice.expiryDate} has already passed: the invoice expires as soon as it is created.`);
-  }
-  const before = [
-    expiry <= Date.parse(invoice.releaseDate) ? `releaseDate ${invoice.releaseDate}` : undefined,
-    expiry <= Date.parse(`${invoice.sendingDate}T00:00:00.000Z`) ? `sendingDate ${invoice.sendingDate}` : undefined,
-  ].filter(Boolean);
-  if (before.length > 0) terminal.warn(`expiryDate ${invoice.expiryDate} is not after ${before.join(' or ')}.`);
+  for (const warning of dateWarnings(invoice, now.toISOString())) terminal.warn(warning);
 }
 
 async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {
