@@ -202,7 +202,7 @@ export function sniffDelimiter(text: string, name: string): string {
   const header = (text.replace(/^\uFEFF/, '').split('\n')[0] ?? '').replace(/"[^"]*"/g, '');
   const found = candidates.filter((candidate) => header.includes(candidate));
   if (found.length <= 1) return found[0] ?? ',';
-  const shown = found.map((candidate) => (candidate === '\t' ? 'tab' : candidate)).join(' and ');
+  const shown = found.map((candidate) => (candidate === '\t' ? 'tabs' : `"${candidate}"`)).join(' and ');
   throw new UsageError(`Cannot tell the separator of --file ${name}: its header holds ${shown}; nothing was sent.`, {
     hint: 'Name it with --delimiter, e.g. --delimiter ";" or --delimiter tab.',
   });

@@ -61,8 +61,12 @@ function forbiddenCharacterMessage(input: unknown): string {
   const found = typeof input === 'string' ? forbiddenCharacters.exec(input)?.[0] : undefined;
   const code = found ? `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}` : '';
   const kind =
-    found && /[\u202a-\u202e\u2066-\u2069]/.test(found) ? 'bidirectional override characters' : 'control characters';
-  return `must not contain ${kind}${code ? ` (found ${code})` : ''}`;
+    found && /[\u202a-\u202e\u2066-\u2069]/.test(found)
+      ? 'bidirectional override or isolate characters'
+      : 'control characters';
+  // A line break is what a merchant calls it (a note pasted with several lines, a cell of a sheet with two).
+  const named = found === '\n' || found === '\r' ? `a line break, ${code}` : code;
+  return `must not contain ${kind}${code ? ` (found ${named})` : ''}`;
 }
 
 /**
@@ -208,7 +212,10 @@ export const mobileNumber = () =>
     .check((ctx) => {
       // A number holding a control character has been told so already.
       if (ctx.issues.length === 0 && !mobilePattern.test(ctx.value)) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: mobileMessage });
+        // Digits other than 0-9 (Arabic-Indic ٠-٩, Persian ۰-۹) are named: the number looks right to the eye.
+        const otherDigits = /[\u0660-\u0669\u06f0-\u06f9]/.test(ctx.value);
+        const message = otherDigits ? `${mobileMessage}; write its digits as 0-9` : mobileMessage;
+        ctx.issues.push({ code: 'custom', input: ctx.value, message });
       }
     })
     .overwrite((value) => value.replace(mobileSeparators, ''))

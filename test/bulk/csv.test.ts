@@ -104,7 +104,7 @@ describe('reading a CSV input', () => {
     expect(sniffDelimiter('a;b;"c,d"\n1,2', 'x')).toBe(';');
     expect(sniffDelimiter('a\tb\n', 'x')).toBe('\t');
     expect(sniffDelimiter('note\n', 'x')).toBe(',');
-    expect(() => sniffDelimiter('a;b,c\n', 'x')).toThrow('its header holds , and ;');
+    expect(() => sniffDelimiter('a;b,c\n', 'x')).toThrow('its header holds "," and ";"');
     expect([0, 25, 26, 51, 52, 701, 702].map(columnLetter)).toEqual(['A', 'Z', 'AA', 'AZ', 'BA', 'ZZ', 'AAA']);
   });
 });

@@ -229,7 +229,7 @@ describe('a sheet refused before anything is sent', () => {
     writeFileSync(join(home, 'sheet.csv'), 'note;amount,customer.name\nx;1,y\n');
     const ambiguous = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
     expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain('its header holds , and ;');
+    expect(ambiguous.stderr).toContain('its header holds "," and ";"');
     expect(ambiguous.stderr).toContain('--delimiter');
 
     // Named with --delimiter, any separator is read, here in a file of any name with --format csv.

@@ -100,7 +100,13 @@ describe('text, enums, dates and mobile numbers, the same way in', () => {
       'customer.name',
       'must not contain control characters (found U+001B)',
     ],
-    ['--note', 'note', 'Pay \u202eKCOL', 'note', 'must not contain bidirectional override characters (found U+202E)'],
+    [
+      '--note',
+      'note',
+      'Pay \u202eKCOL',
+      'note',
+      'must not contain bidirectional override or isolate characters (found U+202E)',
+    ],
     ['--sending-date', 'sendingDate', '2026-02-30', 'sendingDate', 'February 2026 has no 30th day'],
     ['--sending-date', 'sendingDate', '1926-02-03', 'sendingDate', 'must be from 2000-01-01 to 2100-12-31'],
   ])('%s %j is refused naming the field', async (flag, field, value, path, message) => {

@@ -56,6 +56,12 @@ describe('customerSchema', () => {
     { path: 'name', patch: { name: undefined }, message: 'is required' },
     { path: 'name', patch: { name: '' }, message: 'must not be empty' },
     { path: 'name', patch: { name: ['Mona'] }, message: 'must be text' },
+    {
+      path: 'mobile',
+      patch: { mobile: '+٢٠١٠٠١٢٣٤٥٦٧' },
+      message:
+        'must be a mobile number: an optional + and 7 to 15 digits (spaces, dashes and parentheses allowed); write its digits as 0-9',
+    },
     { path: 'mobile', patch: { mobile: undefined }, message: 'is required' },
     {
       path: 'mobile',

@@ -78,7 +78,7 @@ export function addCreateCommands(root: Root, context: CommandContext): void {
         'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array, NDJSON or CSV creates many',
       )
       .option('-y, --yes', 'send without the preview and confirmation; keep --amount when it differs from the items')
-      .option('--dry-run', 'print the exact JSON body that would be sent, send nothing')
+      .option('--dry-run', 'send nothing: print the exact JSON body of one invoice, or check a file of many')
       .option('--save <file>', 'write the final request to a JSON file (reusable with --file)')
       .option('--print-command', 'print the equivalent flag-only command line on stderr')
       .addHelpText('after', examples[kind])
