@@ -146,14 +146,18 @@ export async function createInvoicesInBulk(
     }
     announce(plan, options, session, journal?.shown, numbered);
     let outcome: SendOutcome = { interrupted: false };
+    /** Time spent waiting for the merchant's answer to the question: not the run's. */
+    let answering = 0;
     if (dryRun) plan.results.replaceStatus('pending', 'valid');
     else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
+      const asked = Date.now();
       await confirm(kind, plan.toSend, options, session, context);
+      answering = Date.now() - asked;
       const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target };
       outcome = await send(run, spool, plan);
     }
     plan.results.replaceStatus('pending', 'not-sent');
-    await finish(Date.now() - started);
+    await finish(Date.now() - started - answering);
 
     if (outcome.journalError) {
       throw new PartialFailureError(`Sending stopped: ${outcome.journalError.message}.`, {
