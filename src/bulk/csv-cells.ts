@@ -28,6 +28,9 @@ const groupedNumber = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** A plain decimal of at most 15 digits, which a double carries exactly. */
 const plainNumber = /^-?(?:\d{1,15}|(?=[\d.]{3,16}$)\d+\.\d+)$/;
 const slashDate = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+/** Three groups of digits with `-`, `.` or `/` between: a date, in some shape. */
+const dateLike = /^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}$/;
+const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The value of one non-empty cell, or the problem with it. */
 export function readCell(
@@ -46,6 +49,15 @@ export function readCell(
       return { value: /^(true|false)$/i.test(trimmed) ? trimmed.toLowerCase() === 'true' : text };
     case 'date': {
       const match = slashDate.exec(trimmed);
+      if (!match && dateLike.test(trimmed) && !isoDay.test(trimmed)) {
+        // A date in another shape (01-12-2026, 01/12/26, 2026/12/01): named with the shapes that are read.
+        return {
+          issue:
+            dateFormat === 'DD/MM/YYYY'
+              ? `is ${trimmed}: not a date as declared with --date-format DD/MM/YYYY (31/12/2026), nor YYYY-MM-DD`
+              : `is ${trimmed}: write a date as YYYY-MM-DD (2026-12-31), or declare DD/MM/YYYY with --date-format`,
+        };
+      }
       if (!match) return { value: text };
       if (dateFormat !== 'DD/MM/YYYY') {
         return { issue: `is ${trimmed}: a date with slashes is read only as declared, with --date-format DD/MM/YYYY` };

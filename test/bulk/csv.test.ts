@@ -50,6 +50,21 @@ describe('cells', () => {
     expect(readCell('3/4/2030', date, undefined)).toMatchObject({ issue: expect.stringContaining('--date-format') });
   });
 
+  it('names a date in another shape with the shapes that are read, and leaves words to the schema', () => {
+    const date = { path: 'sendingDate', cell: 'date' } as const;
+    for (const written of ['01-12-2026', '01/12/26', '2026/12/01', '1.12.2026', '2026-12-1']) {
+      expect(readCell(written, date, 'DD/MM/YYYY'), written).toEqual({
+        issue: `is ${written}: not a date as declared with --date-format DD/MM/YYYY (31/12/2026), nor YYYY-MM-DD`,
+      });
+      expect(readCell(written, date, undefined), written).toEqual({
+        issue: `is ${written}: write a date as YYYY-MM-DD (2026-12-31), or declare DD/MM/YYYY with --date-format`,
+      });
+    }
+    expect(readCell('today', date, 'DD/MM/YYYY')).toEqual({ value: 'today' });
+    expect(readCell('+30d', date, undefined)).toEqual({ value: '+30d' });
+    expect(readCell('2030-02-01T23:59:59.999Z', date, undefined)).toEqual({ value: '2030-02-01T23:59:59.999Z' });
+  });
+
   it('builds the record of a row: nested fields, items, empty cells left out', () => {
     const row = rowToRecord(
       ['Amr', '', 'TRUE', 'code=A,qty=1,price=2,en=a,ar=ب|code=B,qty=2,price=1.5,en=b,ar=ت'],
