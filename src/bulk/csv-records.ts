@@ -118,7 +118,8 @@ export function readCsvRecords(chunks: AsyncIterable<Buffer>, options: CsvReadOp
       await fed;
     } catch (error) {
       if (error instanceof CsvError) {
-        throw new UsageError(`--file ${options.name} is not valid CSV: ${error.message}; nothing was sent.`);
+        const { problem, hint } = csvProblem(error);
+        throw new UsageError(`--file ${options.name} is not valid CSV: ${problem}; nothing was sent.`, { hint });
       }
       throw error;
     }
@@ -126,6 +127,28 @@ export function readCsvRecords(chunks: AsyncIterable<Buffer>, options: CsvReadOp
     if (batch.length > 0) yield batch;
   };
   return { records: records(), place };
+}
+
+/**
+ * The parser's error in the words of the other messages: the row as the spreadsheet numbers it (csv-parse counts
+ * the records before it, the header included) and the column's letter, and how to write the cell. Other errors
+ * keep csv-parse's own message.
+ */
+function csvProblem(error: CsvError): { problem: string; hint?: string } {
+  const { records, column } = error as CsvError & { records?: number; column?: number | string | null };
+  const row = `row ${(records ?? 0) + 1}`;
+  const at = typeof column === 'number' ? `${row}, column ${columnLetter(column)}` : row;
+  const hint = 'A cell with a quote in it is written in quotes, each quote in it twice: "Amr ""Sam"" Hassan".';
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return { problem: `${at}: a quote opens a cell that is never closed (it runs to the end of the file)`, hint };
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return { problem: `${at}: a quoted cell goes on after its closing quote`, hint };
+    case 'INVALID_OPENING_QUOTE':
+      return { problem: `${at}: a quote inside a cell that does not begin with one`, hint };
+    default:
+      return { problem: error.message };
+  }
 }
 
 /** The column an issue's path belongs to: its own, or the nearest enclosing one (`items` for `items[1].price`). */

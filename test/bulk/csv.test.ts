@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { UsageError } from '../../src/errors.js';
 import { resolveColumn } from '../../src/bulk/csv-columns.js';
 import { readCell, rowToRecord, splitItemSpecs } from '../../src/bulk/csv-cells.js';
 import { columnLetter, readCsvRecords, sniffDelimiter } from '../../src/bulk/csv-records.js';
@@ -103,6 +104,23 @@ describe('reading a CSV input', () => {
       [0, 2, { note: 'a\r\nb', amount: 1 }],
       [1, 5, { note: 'قميص', amount: 2000 }],
     ]);
+  });
+
+  it.each([
+    [
+      'customer.name,note\nA,x\nB,"never closed\nC,y\n',
+      'row 3, column B: a quote opens a cell that is never closed (it runs to the end of the file)',
+    ],
+    ['customer.name,note\nA,x\n"Amr" Hassan,y\n', 'row 3, column A: a quoted cell goes on after its closing quote'],
+    ['customer.name,note\nA,x\nB,a"b\n', 'row 3, column B: a quote inside a cell that does not begin with one'],
+  ])('names the row and column of a quote that breaks the sheet', async (text, problem) => {
+    const { records } = readCsvRecords(chunked(text, 5), { name: 'sheet.csv' });
+    const failure = await collect(records).then(
+      () => undefined,
+      (error: unknown) => error as UsageError,
+    );
+    expect(failure?.message).toBe(`--file sheet.csv is not valid CSV: ${problem}; nothing was sent.`);
+    expect(failure?.hint).toContain('each quote in it twice');
   });
 
   it('places issues by row, column name and letter', async () => {
