@@ -1,5 +1,5 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { parseState, type SandboxState } from './state.js';
 import { takeLock } from '../file-lock.js';
 
@@ -83,6 +83,7 @@ class FileStore implements StateStore {
     this.#write = (file, data) => writeFileAtomic(file, data, { mode: 0o600 });
     await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
     await this.#locked(async () => {
+      await this.#removeTornWrites();
       const { state, text } = await this.#readFile();
       if (text.trim() === '') {
         const state = this.#create();
@@ -146,6 +147,19 @@ class FileStore implements StateStore {
       }
     }
     this.#committing = false;
+  }
+
+  /**
+   * Removes what a process killed in the middle of writing the state left beside it: write-file-atomic's temporary
+   * file (`sandbox.json.<number>`), empty or half written, never renamed into place. Every write happens under the
+   * lock held here, so none of them is being written now.
+   */
+  async #removeTornWrites(): Promise<void> {
+    const folder = dirname(this.#file);
+    const prefix = `${basename(this.#file)}.`;
+    const names = await readdir(folder).catch(() => [] as string[]);
+    const torn = names.filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)));
+    await Promise.all(torn.map((name) => unlink(join(folder, name)).catch(() => undefined)));
   }
 
   async #locked<T>(work: () => Promise<T>): Promise<T> {

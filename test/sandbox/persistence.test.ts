@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { call, createInvoice, singleInvoice } from './support.js';
@@ -47,6 +47,19 @@ describe('a state file', () => {
     await writeFile(stateFile, '');
     const sandbox = await start({ demo: true });
     expect((await call(sandbox, 'GET', '/__sandbox/invoices')).body.invoices.length).toBeGreaterThan(0);
+  });
+
+  it('removes the half-written copies a killed process left beside the file, and nothing else', async () => {
+    const first = await start();
+    await createInvoice(first, 'single', singleInvoice());
+    await first.close();
+    const folder = dirname(stateFile);
+    // What write-file-atomic leaves when the process is killed between creating its copy and renaming it.
+    await writeFile(join(folder, 'state.json.2013851031'), '');
+    await writeFile(join(folder, 'state.json.88'), '{"half":');
+    await writeFile(join(folder, 'state.json.bak'), "the merchant's own");
+    await start();
+    expect((await readdir(folder)).sort()).toEqual(['state.json', 'state.json.bak']);
   });
 
   it('refuses a file that is not a sandbox state', async () => {
