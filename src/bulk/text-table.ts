@@ -1,14 +1,16 @@
 // Many short texts (businessReferences, sending dates, invoice numbers of a file's records) kept without a string
-// object each: their UTF-16 code units side by side in one typed array. A plan of 100,000 records held 100,000 such
+// object each: their character codes side by side in one typed array. A plan of 100,000 records held 100,000 such
 // strings until it was done; every one of them outlived V8's young generation, which grew to 64 MiB and made the
 // dry run's peak memory 157 MiB, and copying them made up a fifth of its time. Typed arrays live outside the
-// collected heap, so a text kept here costs two bytes per character and no garbage collection work.
+// collected heap, so a text kept here costs one byte per character (two once the table holds a character past
+// U+00FF, as Arabic is) and no garbage collection work.
 
 const firstSize = 1024;
 
 /** Texts by slot, in the order they were added. */
 export class TextTable {
-  #units = new Uint16Array(firstSize * 16);
+  /** One byte per character while every character fits in one (Latin-1), else UTF-16 code units. */
+  #units: Uint8Array | Uint16Array = new Uint8Array(firstSize * 16);
   #used = 0;
   /** Where each slot's text ends in `#units`; it begins where the slot before it ends. */
   #ends = new Int32Array(firstSize);
@@ -24,7 +26,16 @@ export class TextTable {
     if (this.#used + text.length > this.#units.length) {
       this.#units = grown(this.#units, this.#used + text.length);
     }
-    for (let index = 0; index < text.length; index++) this.#units[this.#used + index] = text.charCodeAt(index);
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code > 0xff && this.#units instanceof Uint8Array) {
+        // The first character past one byte: every text from now on is kept in two.
+        const wide = new Uint16Array(this.#units.length);
+        wide.set(this.#units);
+        this.#units = wide;
+      }
+      this.#units[this.#used + index] = code;
+    }
     this.#used += text.length;
     if (this.#count === this.#ends.length) this.#ends = grown(this.#ends, this.#count + 1);
     this.#ends[this.#count] = this.#used;

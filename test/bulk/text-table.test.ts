@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TextIndex, TextTable } from '../../src/bulk/text-table.js';
 
-// Texts a merchant's file may hold: empty, Arabic, an emoji (a surrogate pair), a lone surrogate, a text longer
-// than one piece of the copy back, and control characters.
-const texts = ['', 'INV-1', 'فاتورة-٧', 'ref 🧾 1', '\ud800x', 'x'.repeat(10_000), 'a\u0000b\nc'];
+// Texts a merchant's file may hold: empty, Latin-1 (kept in one byte each until the first wider one), Arabic, an
+// emoji (a surrogate pair), a lone surrogate, a text longer than one piece of the copy back, and control characters.
+const texts = ['', 'INV-1', 'café Ü ÿ', 'فاتورة-٧', 'ref 🧾 1', '\ud800x', 'x'.repeat(10_000), 'a\u0000b\nc'];
 
 describe('a text table', () => {
   it('gives every text back exactly, by its slot, in the order they were added', () => {
