@@ -3,6 +3,7 @@ import { access, open, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import { jsonProblem } from '../input/json-file.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
 
 // Decides what `--file` holds by looking at its first lines only, so a long file is never read twice: one JSON
@@ -245,9 +246,10 @@ function withSheetHint(error: unknown, head: string): unknown {
 }
 
 function parseWhole(content: Buffer, name: string): unknown {
+  const text = content.toString('utf8').replace(/^\uFEFF/, '');
   try {
-    return parseJsonExactly(content.toString('utf8').replace(/^\uFEFF/, ''));
+    return parseJsonExactly(text);
   } catch (error) {
-    throw new UsageError(`--file ${name} is not valid JSON: ${(error as Error).message}.`);
+    throw new UsageError(`--file ${name} is not valid JSON: ${jsonProblem(text, (error as Error).message)}.`);
   }
 }

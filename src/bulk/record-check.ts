@@ -5,6 +5,7 @@ import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../
 import { formatAmount } from '../schemas/number-text.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../schemas/invoice.js';
+import { jsonProblem } from '../input/json-file.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
 import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
@@ -35,7 +36,9 @@ export function parseRecord(text: string): { record: Record<string, unknown> } |
   try {
     value = parseJsonExactly(text);
   } catch (error) {
-    return { issue: { path: wholeRecord, message: `is not valid JSON: ${(error as Error).message}` } };
+    return {
+      issue: { path: wholeRecord, message: `is not valid JSON: ${jsonProblem(text, (error as Error).message)}` },
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { issue: { path: wholeRecord, message: 'must be a JSON object (one invoice)' } };

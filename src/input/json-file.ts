@@ -24,6 +24,11 @@ export async function readJsonInput(path: string, context: CommandContext, flag 
   return withoutSchemaKey(value);
 }
 
+/** Why a file cannot be written, in words: a missing folder is named as such (ENOENT, when writing). */
+export function writeProblem(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : fileProblem(error);
+}
+
 /** Why a file could not be read, in words: "it is a folder" rather than "EISDIR: illegal operation ...". */
 export function fileProblem(error: unknown): string {
   const reasons: Record<string, string> = {
@@ -47,6 +52,8 @@ export function jsonProblem(text: string, message: string): string {
   // Newer V8 (Node 24) adds its own " (line 3 column 7)" after the position: the place is said once, in our words.
   const located = message
     .replace(/ \(line \d+ column \d+\)$/, '')
+    // V8 says it twice: `Unexpected token 'o', "not json" is not valid JSON`, after our own "is not valid JSON".
+    .replace(/, "((?:[^"\\]|\\.)*)"(\.\.\.)? is not valid JSON$/, ' in "$1$2"')
     .replace(/at position (\d+)/, (_match, position: string) => `at ${where(Number(position))}`);
   const ended = /end of JSON input/.test(located)
     ? `${located} (the text ends at ${where(text.trimEnd().length)})`

@@ -13,7 +13,17 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
     const distance = editDistance(typed, candidate.toLowerCase());
     if (!best || distance < best.distance) best = { name: candidate, distance };
   }
-  if (best && best.distance <= Math.max(2, Math.floor(typed.length / 3))) return best.name;
+  const near = Math.max(2, Math.floor(typed.length / 3));
+  if (best && best.distance <= near) return best.name;
+  // A slip in a field's own name written without its object ("emial" for customer.email).
+  if (typed.length >= 3) {
+    let part: { name: string; distance: number } | undefined;
+    for (const candidate of list) {
+      const distance = editDistance(typed, lastPartOf(candidate) ?? '');
+      if (!part || distance < part.distance) part = { name: candidate, distance };
+    }
+    if (part && part.distance <= near) return part.name;
+  }
   return namedWord(typed, list);
 }
 

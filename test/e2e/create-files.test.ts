@@ -120,6 +120,18 @@ describe('create from a file', () => {
     expect(second.last?.request).toStrictEqual({ ...singleFileBody, note: 'Saved' });
     expect(second.last?.request).toStrictEqual(first.last?.request);
   });
+
+  it('--save into a folder that does not exist is refused in words, nothing sent', async () => {
+    writeJson('draft.json', singleFile);
+    const before = await received(sandbox);
+    const result = await runCreate(home, ['single', '--file', 'draft.json', '--save', 'nodir/saved.json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '✖ Cannot write --save nodir/saved.json: its folder does not exist; nothing was sent.',
+    );
+    expect(result.stderr).not.toContain('ENOENT');
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
 });
 
 describe('profile defaults', () => {

@@ -21,6 +21,11 @@ describe('jsonProblem', () => {
     expect(problem('{\n  "note": \n\n')).toMatch(/ \(the text ends at line 2, column 10\)$/);
   });
 
+  it('says once that the text is not JSON, quoting the start of it', () => {
+    expect(problem('not json')).toBe('Unexpected token \'o\' in "not json"');
+    expect(problem(`name,mobile,${'x'.repeat(60)}`)).toBe('Unexpected token \'a\' in "name,mobile..."');
+  });
+
   it('keeps the message on one line when it quotes line breaks', () => {
     const said = problem('nonsense\n');
     expect(said).not.toContain('\n');

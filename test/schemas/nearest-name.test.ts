@@ -14,6 +14,7 @@ describe('the name a mistyped one was meant to be', () => {
     // The field's own name, not a field a few letters away (note).
     expect(nearestName('name', [...columns, 'note'])).toBe('customer.name');
     expect(nearestName('Email', columns)).toBe('customer.email');
+    expect(nearestName('emial', columns)).toBe('customer.email');
     expect(nearestName('code', columns)).toBe('items[0].itemCode');
     expect(nearestName('code', ['itemCode', 'purchasedQuantity', 'price', 'nameEn'])).toBe('itemCode');
     // A word two candidates share names neither; a name of two letters is too short to tell.

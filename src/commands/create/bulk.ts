@@ -28,7 +28,7 @@ import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { countOf } from '../../output/format.js';
-import { fileProblem } from '../../input/json-file.js';
+import { writeProblem } from '../../input/json-file.js';
 import { checkWritable } from '../../private-file.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
@@ -356,11 +356,6 @@ async function confirm(
   } finally {
     if (context.interrupt) context.interrupt.asking = false;
   }
-}
-
-/** Why a file cannot be written, in words: a missing folder is named as such (ENOENT, when writing). */
-function writeProblem(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : fileProblem(error);
 }
 
 /** What the merchant can do about the records that were not created. */

@@ -4,7 +4,7 @@ import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '..
 import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../../input/invoice-input.js';
 import { invoiceFromFlags, toCommandLine, withFlagName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
-import { asObject } from '../../input/json-file.js';
+import { asObject, writeProblem } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
 import { formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview } from '../../output/invoice-preview.js';
@@ -267,7 +267,7 @@ async function saveRequest(path: string, invoice: Invoice, context: CommandConte
   try {
     await writePrivateFile(target, `${toJson(invoice)}\n`);
   } catch (error) {
-    throw new UsageError(`Cannot write --save ${path}: ${(error as Error).message}; nothing was sent.`);
+    throw new UsageError(`Cannot write --save ${path}: ${writeProblem(error)}; nothing was sent.`);
   }
   terminal.info(terminal.err.dim(`Saved the request to ${path}.`));
 }
