@@ -126,14 +126,19 @@ export async function askForInvoice(
           : typed;
     const current = valueAt(raw, question.path);
     // An invalid value (from a flag or file) is not offered as the default: Enter would only submit it again.
-    const usable = current !== undefined && typeof current !== 'object' && validate(question.rule, current).success;
+    const checked = current !== undefined && typeof current !== 'object' ? validate(question.rule, current) : undefined;
+    const usable = checked?.success === true;
     const fallback = usable ? String(current) : question.defaultOf?.(raw);
+    // A value given but refused is asked for again after a line that says why: else the flag would seem ignored.
+    const refused = checked && !checked.success ? checked.issues[0]?.message : undefined;
+    if (refused) context.stderr.write(`${formatPath(question.path)}: the value given ${refused}.\n`);
+    const { message } = question;
     let answer: unknown;
     if (question.type === 'select') {
       answer = await interruptible(() =>
         prompts.select(
           {
-            message: question.message,
+            message,
             choices: (question.choices ?? []).map((value) => ({ value })),
             default: fallback,
           },
@@ -141,14 +146,12 @@ export async function askForInvoice(
         ),
       );
     } else if (question.type === 'yes-no') {
-      answer = await interruptible(() =>
-        prompts.confirm({ message: question.message, default: current === true }, streams),
-      );
+      answer = await interruptible(() => prompts.confirm({ message, default: current === true }, streams));
     } else {
       const typed = await interruptible(() =>
         prompts.input(
           {
-            message: question.message,
+            message,
             default: fallback,
             validate: (text) => {
               if (question.optional && text.trim() === '') return true;

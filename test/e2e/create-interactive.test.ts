@@ -43,7 +43,8 @@ describe('create single at the prompts', () => {
     await cli.waitFor('1 item, running total 21.00');
     await cli.answer('Add another item?', 'n');
 
-    // The mobile from the flag is invalid, so it is asked with that value shown; the valid name is not asked.
+    // The mobile from the flag is invalid, so it is asked again, saying why; the valid name is not asked.
+    await cli.waitFor('customer.mobile: the value given must be a mobile number: an optional + and 7 to 15 digits');
     await cli.answer('Customer mobile (e.g. +201012345678)', '+201012345678');
     await cli.answer('Sending (due) date', '2030-01-15');
     await cli.answer('Release date', '2030-01-15');
