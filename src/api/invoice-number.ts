@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js';
 import { invoiceNumberPattern } from '../schemas/fields.js';
 import { invoiceNumberSchema } from '../schemas/invoice-number.js';
 import { validate } from '../schemas/validate.js';
+import { visible } from '../schemas/visible-text.js';
 
 // Invoice numbers where they meet the service: checked before one is put in a request path, read from the body of a
 // create response. The rule itself is the schema's (src/schemas/invoice-number.ts).
@@ -10,7 +11,7 @@ import { validate } from '../schemas/validate.js';
 export function checkedInvoiceNumber(value: string): string {
   const result = validate(invoiceNumberSchema, value);
   if (!result.success) {
-    throw new UsageError(`"${value}" is not an invoice number; nothing was sent.`, {
+    throw new UsageError(`"${visible(value)}" is not an invoice number; nothing was sent.`, {
       issues: result.issues.map((issue) => ({ ...issue, path: 'invoiceNumber' })),
     });
   }

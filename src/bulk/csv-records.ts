@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse, CsvError, type Parser } from 'csv-parse';
 import { UsageError, type FieldIssue } from '../errors.js';
+import { visible } from '../schemas/visible-text.js';
 import { resolveColumn } from './csv-columns.js';
 import { pathKeys, rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
 import { replay } from './input-format.js';
@@ -182,7 +183,7 @@ function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderCo
     const resolved = resolveColumn(header);
     if ('unknown' in resolved) {
       const hint = resolved.suggestion ? `; did you mean ${resolved.suggestion}?` : '';
-      problems.push(`column ${letter} "${header.trim()}" is not an invoice field${hint}`);
+      problems.push(`column ${letter} "${visible(header.trim())}" is not an invoice field${hint}`);
       return { header, letter };
     }
     const earlier = seen.get(resolved.path);

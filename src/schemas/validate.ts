@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
 import { nearestName } from './nearest-name.js';
+import { visible } from './visible-text.js';
 
 export type ValidationResult<T> = { success: true; data: T } | { success: false; issues: FieldIssue[] };
 
@@ -8,8 +9,11 @@ export type ValidationResult<T> = { success: true; data: T } | { success: false;
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const key of path) {
+    // A key with a character no one can see (`"e\u001B[2Jmail"` in a file) is shown with it, quoted.
+    const name = String(key);
+    const shown = visible(name) === name ? name : `"${visible(name)}"`;
     if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    else out += out === '' ? shown : `.${shown}`;
   }
   return out || '(request)';
 }
