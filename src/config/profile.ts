@@ -196,15 +196,20 @@ export function tokenHint(profile: Pick<Profile, 'name' | 'configFile'> & { toke
   return `Set EINVOICE_TOKEN, or give environments.${profile.name} one of token, tokenEnv or tokenCommand in ${where}.`;
 }
 
-/** Describes a token source for `config show`, without the token. */
-export function describeTokenSource(source: TokenSource): string {
+/**
+ * Describes a token source for `config show`, without the token. Given the environment variables, a tokenEnv whose
+ * variable is unset says so: the run would fail (exit 3) for want of it.
+ */
+export function describeTokenSource(source: TokenSource, environment?: NodeJS.ProcessEnv): string {
   switch (source.kind) {
     case 'env-override':
       return `env ${source.variable}`;
     case 'file':
       return `token in ${source.filepath}`;
     case 'env':
-      return `env ${source.variable} (tokenEnv)`;
+      return environment && nonEmpty(environment[source.variable]) === undefined
+        ? `env ${source.variable} (tokenEnv), which is not set: commands that send will exit 3`
+        : `env ${source.variable} (tokenEnv)`;
     case 'command':
       return 'command (tokenCommand)';
     case 'embedded-sandbox':

@@ -112,6 +112,10 @@ describe('token sources', () => {
     const { filepath } = withProfile(twoEnvironments);
     const profile = await resolveFrom(filepath, { env: 'qa', environment: { QA_TOKEN: envToken } });
     expect(describeTokenSource(profile.tokenSource)).toBe('env QA_TOKEN (tokenEnv)');
+    expect(describeTokenSource(profile.tokenSource, { QA_TOKEN: envToken })).toBe('env QA_TOKEN (tokenEnv)');
+    expect(describeTokenSource(profile.tokenSource, { QA_TOKEN: ' ' })).toBe(
+      'env QA_TOKEN (tokenEnv), which is not set: commands that send will exit 3',
+    );
     await expect(profile.readToken()).resolves.toBe(envToken);
 
     const unset = await resolveFrom(filepath, { env: 'qa' });

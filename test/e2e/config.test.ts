@@ -82,9 +82,14 @@ describe('token sources', () => {
       environments: { local: { baseUrl: sandbox.url, tokenEnv: 'LOCAL_EINVOICE_TOKEN' } },
     };
     const { home } = homeWith(profile, { mode: 0o644 });
-    const show = await run(home, ['config', 'show']);
+    const show = await run(home, ['config', 'show'], { LOCAL_EINVOICE_TOKEN: sandbox.token });
     expect(show.stderr).toBe('');
     expect(showLine(show.stdout, 'Token')).toMatch(/^Token\s+env LOCAL_EINVOICE_TOKEN \(tokenEnv\)$/);
+    // Unset, it says so before a command that sends finds out.
+    const showUnset = await run(home, ['config', 'show']);
+    expect(showLine(showUnset.stdout, 'Token')).toMatch(
+      /^Token\s+env LOCAL_EINVOICE_TOKEN \(tokenEnv\), which is not set: commands that send will exit 3$/,
+    );
     await expectStatsFromSandbox(home, { LOCAL_EINVOICE_TOKEN: sandbox.token });
     const unset = await run(home, ['stats']);
     expect(unset.code, unset.stderr).toBe(3);

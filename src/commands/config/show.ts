@@ -13,7 +13,7 @@ export async function showConfig(options: ConfigShowOptions, context: CommandCon
     baseUrl: profile.baseUrl ?? null,
     baseUrlSource: profile.isEmbeddedSandbox ? 'embedded sandbox' : (profile.baseUrlSource ?? null),
     configFile: profile.configFile ?? null,
-    token: describeTokenSource(profile.tokenSource),
+    token: describeTokenSource(profile.tokenSource, context.env),
     defaults: profile.defaults,
   };
   if (terminal.json) {
