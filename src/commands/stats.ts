@@ -4,6 +4,7 @@ import { ConditionError, UsageError } from '../errors.js';
 import { withSpinner } from '../output/spinner.js';
 import { toJson } from '../output/format.js';
 import { renderStatsTable } from '../output/stats-table.js';
+import { formatAmount, formatCount } from '../schemas/number-text.js';
 import type { Statistics } from '../schemas/statistics.js';
 import { conditionHolds, statsConditionSchema, type StatsCondition } from '../schemas/stats-condition.js';
 import { validate } from '../schemas/validate.js';
@@ -30,9 +31,11 @@ export async function stats(options: StatsOptions, context: CommandContext): Pro
     conditionHolds(condition, statistics[condition.group][condition.metric]),
   );
   if (held.length > 0) {
-    const described = held.map(
-      (condition) => `${condition.text} (is ${statistics[condition.group][condition.metric]})`,
-    );
+    // As the table shows it: an amount with its two decimals (630.50), a count as it is.
+    const described = held.map((condition) => {
+      const actual = statistics[condition.group][condition.metric];
+      return `${condition.text} (is ${condition.metric === 'totalAmount' ? formatAmount(actual) : formatCount(actual)})`;
+    });
     throw new ConditionError(`--fail-if condition held: ${described.join('; ')}`);
   }
 }

@@ -164,6 +164,13 @@ describe('stats --fail-if', () => {
     expect(row(result.stdout, 'Expired')).toMatch(/^Expired\s+100\s+123,456\.70/);
   });
 
+  it('reads a condition in any case, and tells an amount as the table does', async () => {
+    const server = await serve();
+    const result = await stats(homeFor(server.url), ['--fail-if', 'Expired.Amount>100']);
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stderr).toContain('--fail-if condition held: Expired.Amount>100 (is 123,456.70)');
+  });
+
   it('exits 0 when no condition holds', async () => {
     const server = await serve();
     const args = ['--fail-if', 'unpaid.amount>=1000000', '--fail-if', 'canceled.count==0'];
@@ -177,6 +184,9 @@ describe('stats --fail-if', () => {
     const result = await stats(homeFor(server.url), ['--fail-if', 'expired.cnt>0']);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('Invalid --fail-if condition "expired.cnt>0"');
+    const slip = await stats(homeFor(server.url), ['--fail-if', 'expird.count>0']);
+    expect(slip.code).toBe(2);
+    expect(slip.stderr).toContain('did you mean expired?');
     expect(result.stdout).toBe('');
     expect(server.requests).toHaveLength(0);
   });
