@@ -13,7 +13,7 @@ export async function showConfig(options: ConfigShowOptions, context: CommandCon
     baseUrl: profile.baseUrl ?? null,
     baseUrlSource: profile.isEmbeddedSandbox ? 'embedded sandbox' : (profile.baseUrlSource ?? null),
     configFile: profile.configFile ?? null,
-    token: describeTokenSource(profile.tokenSource, context.env),
+    token: describeTokenSource(profile.tokenSource),
     defaults: profile.defaults,
   };
   if (terminal.json) {
@@ -26,7 +26,8 @@ export async function showConfig(options: ConfigShowOptions, context: CommandCon
       `${label('Environment')}${summary.environment} (from ${summary.selectedBy === 'default' ? 'the built-in default' : summary.selectedBy})`,
       `${label('Base URL')}${profile.baseUrl ?? 'embedded sandbox (started on a free loopback port per command)'}${profile.baseUrlSource === 'EINVOICE_BASE_URL' ? ' (from EINVOICE_BASE_URL)' : ''}`,
       `${label('Profile file')}${summary.configFile ?? 'none found'}`,
-      `${label('Token')}${summary.token}`,
+      // On the screen only, so --json's "token" stays one stable text per source.
+      `${label('Token')}${describeTokenSource(profile.tokenSource, context.env)}`,
       ...(Object.keys(summary.defaults).length > 0 ? [`${label('Defaults')}${JSON.stringify(summary.defaults)}`] : []),
     ].join('\n'),
   );
