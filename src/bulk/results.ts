@@ -123,11 +123,7 @@ export class RecordResults implements Iterable<RecordResult> {
     this.#statuses[index] = statusNumber.get(result.status) ?? 0;
     this.#references[index] = this.#slotOf(result.businessReference);
     this.#invoiceNumbers[index] = this.#slotOf(result.invoiceNumber);
-    for (const name of detailNames) {
-      if (result[name] === undefined) continue;
-      this.update(index, result);
-      break;
-    }
+    this.#setDetails(index, result);
     return index;
   }
 
@@ -141,15 +137,7 @@ export class RecordResults implements Iterable<RecordResult> {
     if (changes.status !== undefined) this.#statuses[index] = statusNumber.get(changes.status) ?? 0;
     if ('businessReference' in changes) this.#references[index] = this.#slotOf(changes.businessReference);
     if ('invoiceNumber' in changes) this.#invoiceNumbers[index] = this.#slotOf(changes.invoiceNumber);
-    if (!detailNames.some((name) => name in changes)) return;
-    const details: Record<string, unknown> = { ...this.#details.get(index) };
-    for (const name of detailNames) {
-      if (!(name in changes)) continue;
-      if (changes[name] === undefined) delete details[name];
-      else details[name] = changes[name];
-    }
-    if (Object.keys(details).length > 0) this.#details.set(index, details as Details);
-    else this.#details.delete(index);
+    this.#setDetails(index, changes);
   }
 
   /** The result at `index`, as an object made now: changing it changes nothing here (see `update()`). */
@@ -195,6 +183,19 @@ export class RecordResults implements Iterable<RecordResult> {
 
   *[Symbol.iterator](): Iterator<RecordResult> {
     for (let index = 0; index < this.#count; index++) yield this.get(index);
+  }
+
+  /** Each detail present in `changes` replaces the record's (undefined clears it); most records have none. */
+  #setDetails(index: number, changes: Details): void {
+    if (!this.#details.has(index) && detailNames.every((name) => changes[name] === undefined)) return;
+    const details: Record<string, unknown> = { ...this.#details.get(index) };
+    for (const name of detailNames) {
+      if (!(name in changes)) continue;
+      if (changes[name] === undefined) delete details[name];
+      else details[name] = changes[name];
+    }
+    if (Object.keys(details).length > 0) this.#details.set(index, details as Details);
+    else this.#details.delete(index);
   }
 
   #slotOf(text: string | undefined): number {

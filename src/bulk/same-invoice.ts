@@ -16,7 +16,6 @@ export class FirstRecordOfInvoice {
   /** The sending dates, each once (a file has few), and each first invoice's date by its slot. */
   readonly #sendingDates = new TextIndex();
   #sendingDateSlots = new Int32Array(1024);
-  #lastDate = { text: '', slot: -1 };
   #records = new Int32Array(1024);
   #amounts = new Float64Array(1024);
   /** Further invoices with a businessReference already taken by another amount or date (rare). */
@@ -31,20 +30,13 @@ export class FirstRecordOfInvoice {
     const slot = this.#references.slotOf(businessReference);
     if (slot === -1) {
       const added = this.#references.add(businessReference);
-      // The records of a file mostly share their sending date: the last one's slot is tried first.
-      if (invoice.sendingDate !== this.#lastDate.text) {
-        const found = this.#sendingDates.slotOf(invoice.sendingDate);
-        this.#lastDate = {
-          text: invoice.sendingDate,
-          slot: found === -1 ? this.#sendingDates.add(invoice.sendingDate) : found,
-        };
-      }
+      const date = this.#sendingDates.slotOf(invoice.sendingDate);
       if (added === this.#records.length) {
         this.#records = grown(this.#records, added + 1);
         this.#amounts = grown(this.#amounts, added + 1);
         this.#sendingDateSlots = grown(this.#sendingDateSlots, added + 1);
       }
-      this.#sendingDateSlots[added] = this.#lastDate.slot;
+      this.#sendingDateSlots[added] = date === -1 ? this.#sendingDates.add(invoice.sendingDate) : date;
       this.#records[added] = record;
       this.#amounts[added] = invoice.amount;
       return undefined;

@@ -23,16 +23,15 @@ import {
  */
 export const numberError =
   (expected: string, ceiling?: string) =>
-  (issue: { input?: unknown }): string =>
-    issue.input === undefined
-      ? 'is required'
-      : issue.input instanceof InexactNumber
-        ? inexactMessage(issue.input, ceiling)
-        : typeof issue.input === 'string' && readNumberText(issue.input) !== undefined
-          ? `${expected}, not text (${JSON.stringify(issue.input)})`
-          : typeof issue.input === 'string' && spreadsheetNumberHint(issue.input)
-            ? `${expected}, ${spreadsheetNumberHint(issue.input)}`
-            : expected;
+  (issue: { input?: unknown }): string => {
+    const { input } = issue;
+    if (input === undefined) return 'is required';
+    if (input instanceof InexactNumber) return inexactMessage(input, ceiling);
+    if (typeof input !== 'string') return expected;
+    if (readNumberText(input) !== undefined) return `${expected}, not text (${JSON.stringify(input)})`;
+    const hint = spreadsheetNumberHint(input);
+    return hint ? `${expected}, ${hint}` : expected;
+  };
 
 /**
  * How a number written as a spreadsheet shows it is written for the service: `1,250.00` without its thousands

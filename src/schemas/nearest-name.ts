@@ -4,35 +4,39 @@
 export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
   const typed = name.toLowerCase();
   const list = [...candidates];
-  // A short name that is the last part of a longer one ("name" for customer.name) before any a few letters away
-  // ("note"): the merchant wrote the field's own name, only without its object.
-  const lastPart = typed.length >= 3 ? list.find((candidate) => lastPartOf(candidate) === typed) : undefined;
-  if (lastPart && typed !== lastPart.toLowerCase()) return lastPart;
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of list) {
-    const distance = editDistance(typed, candidate.toLowerCase());
-    if (!best || distance < best.distance) best = { name: candidate, distance };
-  }
   const near = Math.max(2, Math.floor(typed.length / 3));
-  if (best && best.distance <= near) return best.name;
-  // A slip in a field's own name written without its object ("emial" for customer.email).
-  if (typed.length >= 3) {
-    let part: { name: string; distance: number } | undefined;
-    for (const candidate of list) {
-      const distance = editDistance(typed, lastPartOf(candidate) ?? '');
-      if (!part || distance < part.distance) part = { name: candidate, distance };
-    }
-    if (part && part.distance <= near) return part.name;
-  }
+  const whole = closest(typed, list, (candidate) => candidate.toLowerCase());
+  // Matched against the last part of each name too: a field's own name written without its object ("name" for
+  // customer.name, before "note" a few letters away; "emial" for customer.email). Under three letters is too short.
+  const part = typed.length >= 3 ? closest(typed, list, lastPartOf) : undefined;
+  if (part?.distance === 0) return part.name;
+  if (whole && whole.distance <= near) return whole.name;
+  if (part && part.distance <= near) return part.name;
   return namedWord(typed, list);
 }
 
+/** The first candidate whose `view` is fewest edits from `typed`, with that distance. */
+function closest(
+  typed: string,
+  candidates: readonly string[],
+  view: (candidate: string) => string,
+): { name: string; distance: number } | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(typed, view(candidate));
+    if (!best || distance < best.distance) best = { name: candidate, distance };
+  }
+  return best;
+}
+
 /** The last of a name's dotted or dashed parts, in lower case: "mobile" for customer.mobile. */
-function lastPartOf(candidate: string): string | undefined {
-  return candidate
-    .toLowerCase()
-    .split(/[.\-\]]/)
-    .at(-1);
+function lastPartOf(candidate: string): string {
+  return (
+    candidate
+      .toLowerCase()
+      .split(/[.\-\]]/)
+      .at(-1) ?? ''
+  );
 }
 
 /**
