@@ -132,13 +132,12 @@ export async function askForInvoice(
     // A value given but refused is asked for again after a line that says why: else the flag would seem ignored.
     const refused = checked && !checked.success ? checked.issues[0]?.message : undefined;
     if (refused) context.stderr.write(`${formatPath(question.path)}: the value given ${refused}.\n`);
-    const { message } = question;
     let answer: unknown;
     if (question.type === 'select') {
       answer = await interruptible(() =>
         prompts.select(
           {
-            message,
+            message: question.message,
             choices: (question.choices ?? []).map((value) => ({ value })),
             default: fallback,
           },
@@ -146,12 +145,14 @@ export async function askForInvoice(
         ),
       );
     } else if (question.type === 'yes-no') {
-      answer = await interruptible(() => prompts.confirm({ message, default: current === true }, streams));
+      answer = await interruptible(() =>
+        prompts.confirm({ message: question.message, default: current === true }, streams),
+      );
     } else {
       const typed = await interruptible(() =>
         prompts.input(
           {
-            message,
+            message: question.message,
             default: fallback,
             validate: (text) => {
               if (question.optional && text.trim() === '') return true;
