@@ -32,6 +32,7 @@ describe('the results of a run', () => {
 
     results.update(4, { status: 'created', invoiceNumber: '1000005', error: undefined });
     expect(results.get(4)).toEqual({ record: 5, line: 7, status: 'created', invoiceNumber: '1000005' });
+    expect(results.get(4)).not.toHaveProperty('error');
     results.update(0, { status: 'changed', error: 'changed since an earlier run created it' });
     expect(results.get(0)).toEqual({
       ...sample[0],

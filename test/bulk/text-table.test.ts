@@ -14,13 +14,19 @@ describe('a text table', () => {
     expect(table.size).toBe(texts.length);
   });
 
-  it('tells whether a slot holds a text without making a string', () => {
+  it('tells whether a slot holds a text, in one byte per character and in two', () => {
     const table = new TextTable();
     const slot = table.add('BR-100');
     expect(table.is(slot, 'BR-100')).toBe(true);
     expect(table.is(slot, 'BR-10')).toBe(false);
     expect(table.is(slot, 'BR-1000')).toBe(false);
     expect(table.is(slot, 'BR-101')).toBe(false);
+    // U+0131 would be 0x31 ("1") if cut to one byte.
+    expect(table.is(slot, 'BR-\u0131\u0130\u0130')).toBe(false);
+    const arabic = table.add('فاتورة-٧');
+    expect(table.is(arabic, 'فاتورة-٧')).toBe(true);
+    expect(table.is(arabic, 'فاتورة-٨')).toBe(false);
+    expect(table.is(slot, 'BR-100')).toBe(true);
   });
 
   it('keeps 100,000 texts as it grows', () => {

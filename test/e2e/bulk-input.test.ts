@@ -61,7 +61,7 @@ describe('records refused before anything is sent', () => {
     expect(rows[2]).toBe('2,2,REF-2,invalid,,customer.mobile: is required');
   });
 
-  it('refuses a --report it cannot write before anything is sent, leaving an existing report as it was', async () => {
+  it('refuses a --report it cannot write before anything is sent (test/private-file.test.ts: the check changes nothing)', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(3));
     const missing = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', 'nodir/r.csv']);

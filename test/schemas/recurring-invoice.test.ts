@@ -94,6 +94,9 @@ describe('recurringInvoiceSchema: top-level discount', () => {
       'amount',
       'note',
     ]);
+    const badDiscount = issuesOf(recurringInvoiceSchema, { ...invoice, discount: { value: 50.555, type: 'FLAT' } });
+    expect(badDiscount.map((issue) => issue.path)).toEqual(['note', 'discount.value']);
+    expect(badDiscount[1]?.message).not.toContain('more than the amount');
   });
 
   test('a FLAT discount equal to the amount is accepted, and a PERCENTAGE is not compared with it', () => {
