@@ -1,4 +1,4 @@
-import got, { AbortError, HTTPError, RequestError, type Got, type Response } from './got.js';
+import got, { AbortError, HTTPError, RequestError, type Got, type Response } from 'got';
 import { defaultMaxRetryAfterSeconds } from '../context.js';
 import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '../errors.js';
 import { isLoopback } from '../schemas/loopback.js';

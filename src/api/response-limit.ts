@@ -1,5 +1,5 @@
 import type { ClientRequest } from 'node:http';
-import type { HandlerFunction, Progress, Request } from './got.js';
+import type { HandlerFunction, Progress, Request } from 'got';
 import { ServiceUnavailableError } from '../errors.js';
 
 // Every answer of the service is read whole into memory, so it is read up to a limit: a larger or endless body (a

@@ -1,4 +1,4 @@
-import got, { HTTPError, RequestError } from './got.js';
+import got, { HTTPError, RequestError } from 'got';
 import type { ZodType } from 'zod';
 import { EinvoiceError, ExitCode } from '../errors.js';
 import {

@@ -1,4 +1,4 @@
-import { HTTPError, TimeoutError, type RequestError } from './got.js';
+import { HTTPError, TimeoutError, type RequestError } from 'got';
 import { ServiceRejectedError, ServiceUnavailableError, type FieldIssue } from '../errors.js';
 import { lenientServiceErrorSchema, serviceErrorCodes } from '../schemas/service-error.js';
 

@@ -1,4 +1,4 @@
-import type { Response } from './got.js';
+import type { Response } from 'got';
 
 // What --verbose shows of each exchange with the service: the request and the response, each with its headers and
 // its body. The Authorization header is always redacted; a long body is cut (answers are at most 1 MiB anyway).

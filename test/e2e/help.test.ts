@@ -1,9 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderHelpCache } from '../../src/help-render.js';
-import { binPath, runCli, tempHome } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
 // Every command's --help ends with real examples, and a mistyped command or flag is answered with the closest one.
 // The commands are found the way a person finds them: by reading `--help`, from the root down.
@@ -120,52 +116,5 @@ describe('mistakes', () => {
     const result = await runCli(['sandbox', 'outbx']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Did you mean outbox?');
-  });
-});
-
-describe('help from the build', () => {
-  // Into a pipe, bin/ prints help and the version from dist/help.json without loading the command tree.
-  it('prints what commander renders today, for every command and --version', async () => {
-    const { helps, version } = renderHelpCache();
-    for (const [path, help] of Object.entries(helps)) {
-      const result = await runCli([...(path ? path.split(' ') : []), '--help']);
-      expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }, `einvoice ${path} --help`).toEqual({
-        code: 0,
-        stdout: help,
-        stderr: '',
-      });
-    }
-    const printed = await runCli(['--version']);
-    expect(printed).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
-  });
-
-  it('answers from bin/ and the cache alone, without the command tree', () => {
-    // An install holding only bin/ and the help files: help must come from them, or the missing CLI would fail.
-    const install = tempHome();
-    mkdirSync(join(install, 'bin'));
-    mkdirSync(join(install, 'dist'));
-    copyFileSync(binPath, join(install, 'bin', 'einvoice.js'));
-    const built = join(binPath, '..', '..', 'dist');
-    for (const file of ['help.json', 'start.js']) copyFileSync(join(built, file), join(install, 'dist', file));
-    // bin/einvoice.js is an ES module because the package is one.
-    writeFileSync(join(install, 'package.json'), '{"type":"module"}');
-    const run = (args: string[]) =>
-      spawnSync(process.execPath, [join(install, 'bin', 'einvoice.js'), ...args], { encoding: 'utf8' });
-
-    const { helps, version } = renderHelpCache();
-    expect(run(['create', 'single', '--help'])).toMatchObject({
-      status: 0,
-      stdout: helps['create single'],
-      stderr: '',
-    });
-    expect(run(['--version'])).toMatchObject({ status: 0, stdout: `${version}\n`, stderr: '' });
-    // Anything else needs the command tree, which this install does not have.
-    expect(run(['stats']).status).not.toBe(0);
-  });
-
-  it('still leaves everything else to the command tree', async () => {
-    const result = await runCli(['--env', 'nowhere', 'stats', '--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(renderHelpCache().helps.stats);
   });
 });
