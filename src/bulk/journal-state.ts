@@ -29,7 +29,7 @@ export interface JournalState {
   resolveDatesAt?: Date;
   kind?: InvoiceKind;
   shard?: string;
-  /** The environment and service the journal belongs to; absent in a journal of an earlier version. */
+  /** The environment and service the journal belongs to. */
   target?: { environment: string; service: string };
   records: Map<string, JournaledRecord>;
   /** Lines that could not be read (other than a torn last line). */
@@ -70,10 +70,7 @@ function apply(state: JournalState, line: string): void {
       state.kind = entry.kind;
       state.shard = entry.shard;
     }
-    // A journal of an earlier version belongs to the first target a run of this version recorded in it.
-    if (!state.target && entry.environment !== undefined && entry.service !== undefined) {
-      state.target = { environment: entry.environment, service: entry.service };
-    }
+    state.target ??= { environment: entry.environment, service: entry.service };
     return;
   }
   if (typeof entry.key !== 'string') {

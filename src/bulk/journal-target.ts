@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { sandboxStateFile } from '../config/paths.js';
 import type { Profile } from '../config/profile.js';
@@ -28,8 +27,6 @@ export function targetOf(profile: Profile, env: NodeJS.ProcessEnv): JournalTarge
 export interface JournalPlace {
   path: string;
   shown: string;
-  /** Where an earlier version kept the default journal, one per file whatever the environment. */
-  before?: { path: string; shown: string };
 }
 
 /** The journal of this run: --journal, else one beside the file for each environment. */
@@ -50,40 +47,12 @@ export function journalFor(
   return {
     path: defaultJournalPath(input.absolutePath, options.shard, environment),
     shown: defaultJournalPath(input.path, options.shard, environment),
-    before: {
-      path: defaultJournalPath(input.absolutePath, options.shard),
-      shown: defaultJournalPath(input.path, options.shard),
-    },
   };
 }
 
 /**
- * An earlier version kept one journal per file, recording no environment: whether it belongs to this run's target
- * only the merchant knows, and guessing wrong sends a batch twice or not at all.
- */
-async function refuseJournalOfEarlierVersion(
-  before: { path: string; shown: string },
-  target: JournalTarget,
-  shown: string,
-): Promise<void> {
-  const exists = await access(before.path).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) return;
-  throw new UsageError(
-    `The journal ${before.shown} was written by an earlier einvoice that did not record the environment; nothing was sent.`,
-    {
-      hint:
-        `If it was run against ${target.environment} (${target.service}), resume with --journal ${before.shown}. ` +
-        `If not, move it away: this run then keeps its journal in ${shown}.`,
-    },
-  );
-}
-
-/**
- * Refuses a journal of another target (environment, service, kind) or shard, and a default journal of an earlier
- * version, which recorded no target, with the way out; nothing has been sent yet.
+ * Refuses a journal of another target (environment, service, kind) or shard, with the way out; nothing has been sent
+ * yet.
  */
 export async function checkJournalFits(
   earlier: JournalState | undefined,
@@ -92,7 +61,6 @@ export async function checkJournalFits(
   shard: string | undefined,
 ): Promise<void> {
   const shown = journal?.shown;
-  if (!earlier && journal?.before) await refuseJournalOfEarlierVersion(journal.before, target, journal.shown);
   const written = earlier?.target;
   if (written && (written.environment !== target.environment || written.service !== target.service)) {
     const sameName = written.environment === target.environment;

@@ -14,7 +14,7 @@ export type JournalEntry =
   /**
    * A run started; the first run's `resolveDatesAt` is the instant every relative date of the batch resolves to.
    * `environment` and `service` (its base URL, or the built-in sandbox's state file) name the target: a journal
-   * belongs to one. Journals of earlier versions lack them.
+   * belongs to one.
    */
   | {
       type: 'run';
@@ -24,8 +24,8 @@ export type JournalEntry =
       kind: InvoiceKind;
       input: string;
       shard?: string;
-      environment?: string;
-      service?: string;
+      environment: string;
+      service: string;
     }
   /** The body a record is sent with, dates resolved: a rerun sends this exact body. */
   | { type: 'planned'; key: string; record: number; line?: number; businessReference?: string; body: unknown }

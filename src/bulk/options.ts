@@ -108,10 +108,10 @@ export function parseShard(value: string): Shard {
 
 /**
  * The default journal beside the input, one per environment: `FILE.ENV.journal.ndjson`, or
- * `FILE.ENV.shard-I-of-N.journal.ndjson`. Without `environment`, the single journal earlier versions kept.
+ * `FILE.ENV.shard-I-of-N.journal.ndjson`.
  */
-export function defaultJournalPath(input: string, shard: Shard | undefined, environment?: string): string {
-  const env = environment === undefined ? '' : `.${environment.replace(/[^A-Za-z0-9_-]+/g, '_')}`;
+export function defaultJournalPath(input: string, shard: Shard | undefined, environment: string): string {
+  const env = `.${environment.replace(/[^A-Za-z0-9_-]+/g, '_')}`;
   return shard
     ? `${input}${env}.shard-${shard.index}-of-${shard.count}.journal.ndjson`
     : `${input}${env}.journal.ndjson`;

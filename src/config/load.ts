@@ -1,4 +1,4 @@
-import { cosmiconfig, cosmiconfigSync, type Loader } from 'cosmiconfig';
+import { cosmiconfig, type Loader } from 'cosmiconfig';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
@@ -35,11 +35,11 @@ const refuseTypeScript = (filepath: string): never => {
 
 const javaScriptExtensions = ['.js', '.mjs', '.cjs'] as const;
 
-/** The loaders cosmiconfig does not have right for einvoice, with those for JavaScript given. */
-const loadersWith = <L>(javaScript: L) => ({
-  ...Object.fromEntries(javaScriptExtensions.map((extension) => [extension, javaScript])),
+/** The loaders cosmiconfig does not have right for einvoice. */
+const loaders = {
+  ...Object.fromEntries(javaScriptExtensions.map((extension) => [extension, loadJavaScript])),
   '.ts': refuseTypeScript,
-});
+};
 
 /**
  * Where profile files are searched for: from the working directory up to the home folder, then cosmiconfig's
@@ -66,10 +66,10 @@ export interface LoadedConfig {
  * file found from `cwd` upwards. An invalid file is a usage error naming the file and each field.
  */
 export async function loadConfig(cwd: string, explicitPath?: string): Promise<LoadedConfig> {
-  const explorer = cosmiconfig(moduleName, { ...searchOptions, loaders: loadersWith(loadJavaScript) });
-  let result: SearchResult | null;
+  const explorer = cosmiconfig(moduleName, { ...searchOptions, loaders });
+  let result: Awaited<ReturnType<typeof explorer.search>>;
   try {
-    result = explicitPath ? await explorer.load(resolve(cwd, explicitPath)) : await search(cwd, explorer);
+    result = explicitPath ? await explorer.load(resolve(cwd, explicitPath)) : await explorer.search(cwd);
   } catch (error) {
     // Parser messages (YAML, JSON) name the line and column over a few lines; keep them, within one screen.
     const reason = error instanceof Error ? error.message.split('\n').slice(0, 6).join('\n').trim() : String(error);
@@ -87,30 +87,6 @@ export async function loadConfig(cwd: string, explicitPath?: string): Promise<Lo
     });
   }
   return { config: parsed.data, filepath: result.filepath, readableByOthers: isReadableByOthers(result.filepath) };
-}
-
-type SearchResult = { config: unknown; filepath: string; isEmpty?: boolean };
-
-/**
- * Searches as cosmiconfig does, synchronously while it can: the search reads some ten places a folder, and one at a
- * time, asynchronous reads cost ten times as long (3.5 ms a folder here). Only import() loads a JavaScript file, so
- * when the synchronous search meets one (found, or named by `$import`), or finds nothing (it does not look for the
- * global folder's config.mjs), cosmiconfig's asynchronous search answers instead.
- */
-async function search(cwd: string, explorer: ReturnType<typeof cosmiconfig>): Promise<SearchResult | null> {
-  let metJavaScript = false;
-  const meetJavaScript = () => {
-    metJavaScript = true;
-    return {};
-  };
-  let found: SearchResult | null = null;
-  try {
-    found = cosmiconfigSync(moduleName, { ...searchOptions, loaders: loadersWith(meetJavaScript) }).search(cwd);
-  } catch (error) {
-    // What the JavaScript file would have given may be what the search missed: the asynchronous one tells.
-    if (!metJavaScript) throw error;
-  }
-  return found && !metJavaScript ? found : await explorer.search(cwd);
 }
 
 function isReadableByOthers(filepath: string): boolean {

@@ -24,39 +24,6 @@ describe('canonicalJson', () => {
     expect(canonicalJson(null)).toBe('null');
   });
 
-  it('writes what the piecewise writer of earlier versions wrote, for any JSON value', () => {
-    // Journals written before hold keys made by this writer: the text must stay the same to the byte.
-    const piecewise = (value: unknown): string => {
-      if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-      if (Array.isArray(value))
-        return `[${value.map((item) => piecewise(item === undefined ? null : item)).join(',')}]`;
-      const object = value as Record<string, unknown>;
-      const parts = Object.keys(object)
-        .sort()
-        .filter((key) => object[key] !== undefined)
-        .map((key) => `${JSON.stringify(key)}:${piecewise(object[key])}`);
-      return `{${parts.join(',')}}`;
-    };
-    let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const keys = ['a', 'b', 'B', 'z', '$a', '10', '9', '0', '01', '__proto__', 'é', 'name', 'items', '4294967295'];
-    const leaves = [0, -1.5, 1e21, 'text', 'tab\there', 'قميص', '', true, false, null, undefined];
-    const generate = (depth: number): unknown => {
-      if (depth === 0 || random() < 0.3) return pick(leaves);
-      if (random() < 0.3) return Array.from({ length: Math.floor(random() * 4) }, () => generate(depth - 1));
-      const object: Record<string, unknown> = {};
-      for (let count = Math.floor(random() * 5); count > 0; count--) {
-        Object.defineProperty(object, pick(keys), { value: generate(depth - 1), enumerable: true, writable: true });
-      }
-      return object;
-    };
-    for (let run = 0; run < 2_000; run++) {
-      const value = generate(4);
-      expect(canonicalJson(value), JSON.stringify(value)).toBe(piecewise(value));
-    }
-  });
-
   it('gives the same text for the same content in any key order', () => {
     expect(canonicalJson({ b: { d: 1, c: 2 }, a: 1 })).toBe(canonicalJson({ a: 1, b: { c: 2, d: 1 } }));
   });

@@ -15,6 +15,8 @@ const run: JournalEntry = {
   resolveDatesAt: '2026-03-10T08:30:00.000Z',
   kind: 'single',
   input: 'batch.ndjson',
+  environment: 'staging',
+  service: 'https://staging.example/',
 };
 
 /** A promise and what resolves it. */

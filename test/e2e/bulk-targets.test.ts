@@ -95,31 +95,6 @@ describe('a journal belongs to one target', () => {
     expect(own.code, own.stderr).toBe(0);
     expect(await b.api.invoices()).toHaveLength(before + 5);
   });
-
-  it('refuses to guess the target of a journal an earlier version kept beside the file', async () => {
-    const home = tempHome();
-    writeProfile(home, localProfile(a.url, a.token));
-    writeNdjson(
-      home,
-      'batch.ndjson',
-      records(3, 0).map((entry, index) => ({ ...entry, businessReference: `OLD-${index + 1}` })),
-    );
-    const count = (await a.api.invoices()).length;
-    writeNdjson(home, 'batch.ndjson.journal.ndjson', [
-      { type: 'run', version: 1, at: '2026-11-01T00:00:00.000Z', resolveDatesAt: '2026-11-01T00:00:00.000Z' },
-    ]);
-    const refused = await create(home);
-    expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain(
-      'The journal batch.ndjson.journal.ndjson was written by an earlier einvoice that did not record the environment',
-    );
-    expect(refused.stderr).toContain('resume with --journal batch.ndjson.journal.ndjson');
-    expect(await a.api.invoices()).toHaveLength(count);
-
-    const resumed = await create(home, ['--journal', 'batch.ndjson.journal.ndjson']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(await a.api.invoices()).toHaveLength(count + 3);
-  });
 });
 
 describe('a token that cannot be sent', () => {
