@@ -171,7 +171,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       throw interruptedBy(options.signal, 'Interrupted while checking the records: nothing was sent.');
     for (const source of batch) {
       if (!inShard(source.position, options.shard)) continue;
-      const result: RecordResult = { record: source.position + 1, line: source.line, status: 'pending' };
+      // Every field a result may get is there from the start, so each result keeps them in its own object.
+      const result: RecordResult = {
+        record: source.position + 1,
+        line: source.line,
+        status: 'pending',
+        businessReference: undefined,
+      };
       const entry = planRecord(source, results.length, result);
       results.push(result);
       const backlog = entry && options.spool?.write(entry);
