@@ -16,7 +16,10 @@ export interface JournaledRecord {
   state: JournaledState;
   record?: number;
   businessReference?: string;
-  /** The body planned for it; dropped once it is created, since it will not be sent again. */
+  /**
+   * The body it was sent with, kept only while its outcome is unknown (a rerun sends that very body again); a record
+   * created or failed is planned afresh, so a resume of a large run holds no body for it.
+   */
   body?: Record<string, unknown>;
   invoiceNumber?: string;
   alreadyExisted?: boolean;
@@ -99,8 +102,12 @@ function apply(state: JournalState, line: string): void {
       record.body = undefined;
       break;
     case 'failed':
+      record.state = 'failed';
+      record.error = entry.error;
+      record.body = undefined;
+      break;
     case 'uncertain':
-      record.state = entry.type;
+      record.state = 'uncertain';
       record.error = entry.error;
       break;
     default:

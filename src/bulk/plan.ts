@@ -76,6 +76,9 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
+  // Only a record whose businessReference (or, without one, position) the journal knows can have been edited: the
+  // others are new at once, so a resume holds nothing for them until the end.
+  const journaledPlaces = journal && placesIn(journal);
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
   let toSend = 0;
   const place = options.place ?? recordAndLine;
@@ -149,9 +152,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       return undefined;
     }
     if (earlier) resume.retry += 1;
-    else if (journal) {
-      unmatched.push({ index, ownReference });
-    }
+    else if (journaledPlaces?.has(ownReference ?? result.record)) unmatched.push({ index, ownReference });
+    else if (journal) resume.new += 1;
     toSend += 1;
     for (const warning of dateWarnings(body, nowText)) datesToLookAt.push(`${place(source)}: ${warning}`);
     // A dry run spools nothing, and spares the JSON text of every body.
@@ -200,8 +202,18 @@ function stringField(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
+/** The businessReferences, and the positions of records without one, that the journal holds. */
+function placesIn(journal: JournalState): Set<string | number> {
+  const places = new Set<string | number>();
+  for (const entry of journal.records.values()) {
+    if (entry.businessReference !== undefined) places.add(entry.businessReference);
+    if (entry.record !== undefined) places.add(entry.record);
+  }
+  return places;
+}
+
 /**
- * Counts the records not in the journal as new or changed. A record changed when the journal holds another
+ * Counts the records not in the journal that it may hold an earlier version of as new or changed. A record changed when the journal holds another
  * content under its businessReference (or, without one, at its position) that no record of the file has now.
  * A changed record whose earlier version was sent is held back: sending it would make a second invoice.
  * Returns how many were held.
