@@ -7,10 +7,12 @@ const { readFileSync, writeSync } = process.getBuiltinModule('node:fs');
 // as oclif's manifest does for its CLIs. It holds the text commander prints when stdout is not a terminal (80
 // columns); on a terminal commander renders the help live, wrapped to the terminal's width.
 
-/** Every command's help text by command path ("" for the root, "create single"), and the version. */
+/** Every command's help text by command path ("" for the root, "create single"), the help topics, and the version. */
 export interface HelpCache {
   version: string;
   helps: Record<string, string>;
+  /** The text of `einvoice help <topic>` by topic. */
+  topics?: Record<string, string>;
 }
 
 /** Names of commands, the only words a help request from the cache may hold before `--help`. */
@@ -22,6 +24,8 @@ const commandName = /^[a-z][a-z-]*$/;
  */
 export function cachedOutput(args: readonly string[], cache: HelpCache): string | undefined {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return `${cache.version}\n`;
+  const topic = args.length === 2 && args[0] === 'help' ? args[1] : undefined;
+  if (topic !== undefined && cache.topics && Object.hasOwn(cache.topics, topic)) return cache.topics[topic];
   let path: readonly string[];
   const last = args.at(-1);
   if (last === '--help' || last === '-h') path = args.slice(0, -1);

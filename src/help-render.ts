@@ -1,10 +1,14 @@
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { CommandContext } from './context.js';
 import type { HelpCache } from './help-cache.js';
+import { helpTopic, helpTopics } from './help-topics.js';
 import { buildProgram } from './program.js';
 import { version } from './version.js';
 
-/** Renders with commander the help of every command as it prints when stdout is not a terminal; run by the build. */
+/**
+ * Renders with commander the help of every command as it prints when stdout is not a terminal, with the help topics;
+ * run by the build.
+ */
 export function renderHelpCache(): HelpCache {
   let written = '';
   const sink = { write: (text: string) => ((written += text), true) } as unknown as CommandContext['stdout'];
@@ -19,5 +23,6 @@ export function renderHelpCache(): HelpCache {
     for (const subcommand of command.commands) visit(subcommand, [...path, subcommand.name()]);
   };
   visit(program, []);
-  return { version, helps };
+  const topics = Object.fromEntries(Object.keys(helpTopics).map((name) => [name, helpTopic(name) ?? '']));
+  return { version, helps, topics };
 }

@@ -2,6 +2,7 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
 import type { CommandContext, InterruptControl } from './context.js';
 import { EinvoiceError, ExitCode, InterruptedError } from './errors.js';
+import { helpTopic } from './help-topics.js';
 import { buildProgram } from './program.js';
 
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
@@ -9,6 +10,12 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
   const interrupts = context ? undefined : watchInterrupts();
   if (!context) endQuietlyOnClosedPipe();
   const ctx = context ?? processContext(interrupts as Interrupts);
+  const topic = argv.length === 4 && argv[2] === 'help' ? helpTopic(argv[3] ?? '') : undefined;
+  if (topic !== undefined) {
+    interrupts?.dispose();
+    ctx.stdout.write(topic);
+    return ExitCode.Ok;
+  }
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(helpAsOption(argv, program));

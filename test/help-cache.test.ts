@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../src/index.js';
 import type { CommandContext } from '../src/context.js';
 import { cachedOutput, type HelpCache } from '../src/help-cache.js';
+import { helpTopics } from '../src/help-topics.js';
 import { renderHelpCache } from '../src/help-render.js';
 import { version } from '../src/version.js';
 
@@ -44,10 +45,23 @@ describe('renderHelpCache', () => {
     expect(cachedOutput(['--version'], cache)).toBe((await printed(['--version'])).stdout);
     expect(cachedOutput(['-V'], cache)).toBe((await printed(['-V'])).stdout);
   });
+
+  it('holds every help topic as `einvoice help <topic>` prints it', async () => {
+    expect(Object.keys(cache.topics ?? {})).toEqual(Object.keys(helpTopics));
+    for (const name of Object.keys(helpTopics)) {
+      const live = await printed(['help', name]);
+      expect(live.code, `einvoice help ${name}`).toBe(0);
+      expect(cachedOutput(['help', name], cache), `einvoice help ${name}`).toBe(live.stdout);
+    }
+  });
 });
 
 describe('cachedOutput', () => {
-  const small: HelpCache = { version: '9.8.7', helps: { '': 'root\n', stats: 'stats\n', 'create single': 'single\n' } };
+  const small: HelpCache = {
+    version: '9.8.7',
+    helps: { '': 'root\n', stats: 'stats\n', 'create single': 'single\n' },
+    topics: { money: 'money\n' },
+  };
 
   it.each([
     [['--version'], '9.8.7\n'],
@@ -60,6 +74,7 @@ describe('cachedOutput', () => {
     [['help', 'stats'], 'stats\n'],
     [['create', 'single', '--help'], 'single\n'],
     [['help', 'create', 'single'], 'single\n'],
+    [['help', 'money'], 'money\n'],
   ])('answers %j from the cache', (args, expected) => {
     expect(cachedOutput(args, small)).toBe(expected);
   });
@@ -74,6 +89,9 @@ describe('cachedOutput', () => {
     [['constructor', '--help']],
     [['--version', '--json']],
     [['refund', '1000007', '--help']],
+    [['money', '--help']],
+    [['help', 'money', 'extra']],
+    [['help', 'toString']],
   ])('leaves %j to the command tree', (args) => {
     expect(cachedOutput(args, small)).toBeUndefined();
   });

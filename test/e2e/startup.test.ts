@@ -84,8 +84,8 @@ describe('start-up', () => {
   });
   afterAll(() => server.close());
 
-  it('--help and --version into a pipe load bin/ and dist/start.js, and nothing else', async () => {
-    for (const args of [['--help'], ['stats', '--help'], ['--version']]) {
+  it('--help, help topics and --version into a pipe load bin/ and dist/start.js, and nothing else', async () => {
+    for (const args of [['--help'], ['stats', '--help'], ['help', 'exit-codes'], ['--version']]) {
       const { result, files } = await filesLoaded(args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(files).toEqual(['bin/einvoice.js', 'dist/start.js']);
