@@ -137,6 +137,31 @@ describe('errors that send the merchant to read name the topic', () => {
     expect(result.stderr).toContain('\nsee: einvoice help environment\n');
   });
 
+  it('an invoice with a refused date and amount: see: einvoice help dates, einvoice help money', async () => {
+    const result = await run([
+      'create',
+      'single',
+      '--customer-name',
+      'Amr Hassan',
+      '--customer-mobile',
+      '+201012345678',
+      '--amount',
+      '12,50',
+      '--sending-date',
+      '2026-02-30',
+      '--release-date',
+      '2026-02-01',
+      '--expiry-date',
+      '2026-03-31',
+      '--note',
+      'Order 1043',
+    ]);
+    expect(result.code, result.stderr).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('February 2026 has no 30th day');
+    expect(result.stderr).toContain('written with a decimal point: 12.50');
+    expect(result.stderr).toMatch(/\nsee: einvoice help dates, einvoice help money\n$/);
+  });
+
   it('a sheet with a column that is no invoice field: see: einvoice help csv', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'einvoice-help-'));
     writeFileSync(join(folder, 'invoices.csv'), 'customer.name,custmer.mobile\nAmr,+201012345678\n');
