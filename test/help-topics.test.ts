@@ -98,12 +98,20 @@ describe('einvoice help <topic>', () => {
     for (const line of result.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
-  it('leaves help <command> to commander, and refuses a word that is neither', async () => {
+  it('leaves help <command> to commander, and refuses a word that is neither, naming the nearest', async () => {
     expect(await run(['help', 'stats'])).toEqual(await run(['stats', '--help']));
     expect((await run(['help', 'stats'])).stdout).toMatch(/^Usage: einvoice stats /);
-    const unknown = await run(['help', 'moneys']);
-    expect(unknown).toMatchObject({ code: 2, stdout: '' });
-    expect(unknown.stderr).toContain("Unknown command 'moneys'");
+    expect(await run(['help', 'exit-code'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "✖ No command or help topic 'exit-code'.\nDid you mean exit-codes?\n",
+    });
+    expect((await run(['help', 'statz'])).stderr).toContain('Did you mean stats?');
+    expect(await run(['help', 'invoicing'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `✖ No command or help topic 'invoicing'.\nHelp topics: ${Object.keys(helpTopics).join(', ')}.\n`,
+    });
   });
 
   it('every topic an error or a help text names exists', () => {
