@@ -1,4 +1,4 @@
-/** Exit codes of the einvoice CLI; documented in the README and in `einvoice --help`. */
+/** Exit codes of the einvoice CLI; each is described once, in `exitCodeTable` below. */
 export const ExitCode = {
   Ok: 0,
   Internal: 1,
@@ -13,6 +13,65 @@ export const ExitCode = {
   Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** What one exit code means: a line for every list of the codes, and what it tells beyond that line. */
+export interface ExitCodeDescription {
+  code: ExitCode;
+  meaning: string;
+  more?: string;
+}
+
+/**
+ * Every exit code, described once: `einvoice --help`, `einvoice help exit-codes` and docs/exit-codes.md all show
+ * this table (a test holds the page to it).
+ */
+export const exitCodeTable: readonly ExitCodeDescription[] = [
+  { code: ExitCode.Ok, meaning: 'success' },
+  { code: ExitCode.Internal, meaning: 'unexpected internal error', more: 'run again with --verbose, and report it' },
+  { code: ExitCode.Usage, meaning: 'invalid input or usage: nothing was sent' },
+  {
+    code: ExitCode.Auth,
+    meaning: 'authentication failed (401, or a token that cannot be sent)',
+    more: 'the message names the environment and how to set its token; a bulk run stops at the first 401',
+  },
+  {
+    code: ExitCode.Rejected,
+    meaning: 'rejected by the service (a 4xx other than 401)',
+    more: "the service's message and field errors are shown",
+  },
+  {
+    code: ExitCode.Unavailable,
+    meaning: 'service unavailable (5xx, time-out, connection)',
+    more:
+      'for a create or refund, only when nothing reached the service or the service turned it away (429, 503 ' +
+      'with Retry-After), so running it again is safe; also a bulk run stopped by its stop rule',
+  },
+  {
+    code: ExitCode.Partial,
+    meaning: 'partial failure of a batch',
+    more:
+      'some records failed, are uncertain or were skipped: the summary and --report say which, and running the ' +
+      'same command again resumes',
+  },
+  { code: ExitCode.Condition, meaning: 'a --fail-if condition of einvoice stats held' },
+  {
+    code: ExitCode.OutcomeUnknown,
+    meaning: 'outcome unknown: a create or refund may have reached the service',
+    more:
+      'a time-out or a 5xx after it was sent, or an answer that is not the documented one: the invoice or ' +
+      'refund may exist, so check before sending it again',
+  },
+  {
+    code: ExitCode.Interrupted,
+    meaning: 'interrupted (Ctrl-C, or a confirmation declined)',
+    more: 'the message says what was done',
+  },
+  {
+    code: ExitCode.Terminated,
+    meaning: 'terminated (SIGTERM), handled as one Ctrl-C',
+    more: 'the message says what was done',
+  },
+];
 
 /** One problem with one input field, e.g. `{ path: 'items[2].price', message: 'must be at least 0' }`. */
 export interface FieldIssue {

@@ -2,14 +2,28 @@ import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
 import type { CommandContext, InterruptControl } from './context.js';
 import { EinvoiceError, ExitCode, InterruptedError } from './errors.js';
+import { helpTopic, helpTopics } from './help-topics.js';
 import { buildProgram } from './program.js';
+import { nearestName } from './schemas/nearest-name.js';
 
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
 export async function main(argv: string[], context?: CommandContext): Promise<number> {
   const interrupts = context ? undefined : watchInterrupts();
   if (!context) endQuietlyOnClosedPipe();
   const ctx = context ?? processContext(interrupts as Interrupts);
+  const topic = argv.length === 4 && argv[2] === 'help' ? helpTopic(argv[3] ?? '') : undefined;
+  if (topic !== undefined) {
+    interrupts?.dispose();
+    ctx.stdout.write(topic);
+    return ExitCode.Ok;
+  }
   const program = buildProgram(ctx);
+  const unknown = unknownHelpWord(argv, program);
+  if (unknown !== undefined) {
+    interrupts?.dispose();
+    ctx.stderr.write(unknown);
+    return ExitCode.Usage;
+  }
   try {
     await program.parseAsync(helpAsOption(argv, program));
     return ExitCode.Ok;
@@ -127,4 +141,18 @@ function helpAsOption(argv: string[], program: CommandUnknownOpts): string[] {
     command = sub;
   }
   return first === 'help' && words.length > 1 ? [node, script, ...words, '--help'] : argv;
+}
+
+/**
+ * `einvoice help <word>` where the word is neither a help topic nor a command: the refusal names the nearest of
+ * both, or lists the topics, rather than commander's "unknown command", which knows no topics.
+ */
+function unknownHelpWord(argv: string[], program: CommandUnknownOpts): string | undefined {
+  const word = argv.length === 4 && argv[2] === 'help' ? (argv[3] ?? '') : undefined;
+  if (word === undefined || word.startsWith('-')) return undefined;
+  const commands = program.commands.map((command) => command.name());
+  if (commands.includes(word)) return undefined;
+  const meant = nearestName(word, [...Object.keys(helpTopics), ...commands]);
+  const next = meant ? `Did you mean ${meant}?` : `Help topics: ${Object.keys(helpTopics).join(', ')}.`;
+  return `✖ No command or help topic '${word}'.\n${next}\n`;
 }

@@ -1,3 +1,4 @@
+import { Help } from '@commander-js/extra-typings';
 import type { CommandContext } from './context.js';
 import { addCreateCommands } from './commands/create/index.js';
 import { declareConfig } from './commands/flags/config.js';
@@ -6,25 +7,15 @@ import { declareRefund } from './commands/flags/refund.js';
 import { declareRoot, type Root } from './commands/flags/root.js';
 import { declareSandbox } from './commands/flags/sandbox.js';
 import { declareStats } from './commands/flags/stats.js';
+import { exitCodeLines, helpTopics } from './help-topics.js';
 import { nearestName } from './schemas/nearest-name.js';
 
 // Puts the command tree together: each command's flags are declared in commands/flags/, and its implementation is
 // imported only when it runs, so `--help` loads commander alone. Commander's typings infer each action's options
 // from the declaration, so an implementation takes them as declared, without a cast.
 
-const exitCodesHelp = `
-Exit codes:
-  0    success
-  1    unexpected internal error
-  2    invalid input or usage (nothing was sent)
-  3    authentication failed (401): set the environment's token
-  4    rejected by the service (other 4xx)
-  5    service unavailable (5xx, time-out, connection)
-  6    partial failure of a batch
-  7    a --fail-if condition held
-  8    outcome unknown: the request may have reached the service (the invoice or refund may exist)
-  130  interrupted (Ctrl-C)
-  143  terminated (SIGTERM)`;
+/** Help of a subcommand leaves the global options to the root's, and says so in one line. */
+const globalOptionsLine = 'Global options (--env, --json, ...): see einvoice --help.\n';
 
 /**
  * Commander's own errors (an unknown command or option, a missing argument) worded as the CLI's others are:
@@ -47,13 +38,19 @@ export function inOurStyle(text: string): string {
 /** Builds the `einvoice` command tree. */
 export function buildProgram(context: CommandContext): Root {
   const program = declareRoot()
-    .addHelpText('after', exitCodesHelp)
+    .addHelpText('after', ['', 'Exit codes:', ...exitCodeLines(), '  (einvoice help exit-codes says more)'].join('\n'))
+    .addHelpText('after', `\nHelp topics (einvoice help <topic>):\n  ${Object.keys(helpTopics).join(', ')}`)
     .addHelpText(
       'after',
       '\nExamples:\n  $ einvoice stats\n  $ einvoice create single --file invoice.json --env staging',
     )
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({
+      formatHelp(command, helper) {
+        const help = Help.prototype.formatHelp.call(this, command, helper);
+        return command.parent ? `${help}${globalOptionsLine}` : help;
+      },
+    })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => context.stdout.write(text),

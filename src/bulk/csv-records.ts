@@ -198,7 +198,9 @@ function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderCo
   if (problems.length > 0) {
     throw new UsageError(`The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`, {
       issues: problems.map((problem) => ({ path: 'header (row 1)', message: problem })),
-      hint: '--ignore-column NAME skips a column; einvoice template single --format csv prints a header to start from.',
+      hint:
+        '--ignore-column NAME skips a column; einvoice template single --format csv prints a header to start from.' +
+        '\nsee: einvoice help csv',
     });
   }
   return columns;
@@ -229,7 +231,7 @@ export function sniffDelimiter(text: string, name: string): string {
   if (found.length <= 1) return found[0] ?? ',';
   const shown = found.map((candidate) => (candidate === '\t' ? 'tabs' : `"${candidate}"`)).join(' and ');
   throw new UsageError(`Cannot tell the separator of --file ${name}: its header holds ${shown}; nothing was sent.`, {
-    hint: 'Name it with --delimiter, e.g. --delimiter ";" or --delimiter tab.',
+    hint: 'Name it with --delimiter, e.g. --delimiter ";" or --delimiter tab.\nsee: einvoice help csv',
   });
 }
 

@@ -12,7 +12,11 @@ export async function lockJournal(journalPath: string): Promise<() => Promise<vo
     if (error instanceof LockHeldError) {
       throw new UsageError(
         `Another einvoice run${error.owner === undefined ? '' : ` (process ${error.owner})`} is using the journal ${journalPath}.`,
-        { hint: 'Wait for it to end. Parallel jobs need their own journal: use --shard I/N, or --journal PATH.' },
+        {
+          hint:
+            'Wait for it to end. Parallel jobs need their own journal: use --shard I/N, or --journal PATH.' +
+            '\nsee: einvoice help journal',
+        },
       );
     }
     throw new UsageError(`Cannot lock the journal ${journalPath}: ${(error as Error).message}.`);

@@ -64,7 +64,7 @@ function apply(state: JournalState, line: string): void {
   if (entry.type === 'run') {
     if (entry.version !== journalVersion) {
       throw new UsageError(`The journal was written by another version of einvoice (format ${entry.version}).`, {
-        hint: 'Finish the batch with that version, or start over with a new --journal.',
+        hint: 'Finish the batch with that version, or start over with a new --journal.\nsee: einvoice help journal',
       });
     }
     // The first run fixes the batch's dates, kind and shard.

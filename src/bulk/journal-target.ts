@@ -10,6 +10,9 @@ import { defaultJournalPath, type BulkFlags } from './options.js';
 // Which journal a bulk run keeps, and whether an existing one is its own: a journal belongs to one target (the
 // environment, its service and the kind of invoice), and a run never reads another target's as its own.
 
+/** Where a refusal of a journal sends the merchant to read about journals. */
+const seeJournal = '\nsee: einvoice help journal';
+
 /** What a journal belongs to: an environment and its service (the base URL, or the built-in sandbox's state). */
 export interface JournalTarget {
   environment: string;
@@ -41,7 +44,7 @@ export function journalFor(
   if (!input.absolutePath) {
     if (dryRun) return undefined;
     throw new UsageError('--journal PATH is required to create invoices from stdin; nothing was sent.', {
-      hint: 'The journal records what was sent, so that running the same command again resumes without duplicates.',
+      hint: `The journal records what was sent, so that running the same command again resumes without duplicates.${seeJournal}`,
     });
   }
   return {
@@ -68,21 +71,23 @@ export async function checkJournalFits(
       `The journal ${shown} belongs to the ${written.environment} environment at ${written.service}, not to ` +
         `${sameName ? 'its service now' : `the ${target.environment} environment`} at ${target.service}; nothing was sent.`,
       {
-        hint: sameName
-          ? `To resume it, run against ${written.service}. To send the file to ${target.service}, give it a journal of its own: --journal PATH.`
-          : `To resume it, run with --env ${written.environment}. To send the file to ${target.environment}, give it a journal of its own: --journal PATH (without --journal, each environment gets its own beside the file).`,
+        hint:
+          (sameName
+            ? `To resume it, run against ${written.service}. To send the file to ${target.service}, give it a journal of its own: --journal PATH.`
+            : `To resume it, run with --env ${written.environment}. To send the file to ${target.environment}, give it a journal of its own: --journal PATH (without --journal, each environment gets its own beside the file).`) +
+          seeJournal,
       },
     );
   }
   if (earlier?.kind && earlier.kind !== target.kind) {
     throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`, {
-      hint: `To create ${target.kind} invoices from the same file, give them a journal of their own: --journal PATH.`,
+      hint: `To create ${target.kind} invoices from the same file, give them a journal of their own: --journal PATH.${seeJournal}`,
     });
   }
   if (earlier?.resolveDatesAt && earlier.shard !== shard) {
     throw new UsageError(
       `The journal ${shown} was written ${earlier.shard ? `by shard ${earlier.shard}` : 'without --shard'}; nothing was sent.`,
-      { hint: 'Give each shard its own journal (the default does), or run with the same --shard.' },
+      { hint: `Give each shard its own journal (the default does), or run with the same --shard.${seeJournal}` },
     );
   }
 }

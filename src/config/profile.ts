@@ -193,7 +193,10 @@ export function tokenHint(profile: Pick<Profile, 'name' | 'configFile'> & { toke
   if (source?.kind === 'file')
     return `The token came from ${source.filepath}: check environments.${profile.name}.token.`;
   const where = profile.configFile ?? `a profile file (.einvoicerc; see ${exampleProfileFile})`;
-  return `Set EINVOICE_TOKEN, or give environments.${profile.name} one of token, tokenEnv or tokenCommand in ${where}.`;
+  return (
+    `Set EINVOICE_TOKEN, or give environments.${profile.name} one of token, tokenEnv or tokenCommand in ${where}.` +
+    '\nsee: einvoice help environment'
+  );
 }
 
 /**

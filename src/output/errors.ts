@@ -28,6 +28,8 @@ export function printError(
       lines.push(`  ${color.bold(safe(issue.path))}: ${safe(issue.message)}`);
     if (issues.length > listedIssues) lines.push(`  ...and ${issues.length - listedIssues} more`);
     if (error.hint) lines.push(color.dim(safe(error.hint)));
+    const topics = error instanceof UsageError ? topicsOf(error.issues) : [];
+    if (topics.length > 0) lines.push(color.dim(`see: ${topics.map((topic) => `einvoice help ${topic}`).join(', ')}`));
   } else {
     const message = error instanceof Error ? error.message : String(error);
     lines.push(`${color.red('✖')} Unexpected error: ${safe(message)}`);
@@ -35,4 +37,16 @@ export function printError(
     else lines.push(color.dim('Run again with --verbose for details, and report it if it persists.'));
   }
   context.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/** The fields whose rules a help topic explains: a date's forms and time zone, and the rules of money. */
+const topicFields: readonly (readonly [topic: string, field: RegExp])[] = [
+  ['dates', /\b(sendingDate|releaseDate|expiryDate)\b/],
+  ['money', /\b(amount|price|taxes|purchasedQuantity)\b|\bdiscount\.value\b/],
+];
+
+/** The help topics that explain why `issues` were refused; a field that is only missing needs none. */
+function topicsOf(issues: readonly FieldIssue[]): string[] {
+  const refused = issues.filter((issue) => issue.message !== 'is required');
+  return topicFields.filter(([, field]) => refused.some((issue) => field.test(issue.path))).map(([topic]) => topic);
 }

@@ -265,7 +265,7 @@ export const notInScope = (message: string) => z.never({ error: message }).optio
 
 /**
  * What an invoice number may be, wherever einvoice meets one: in a request path, and in the answer to a create. The
- * service's interface names no length; 64 characters is ours (README, "Choices where the interface is silent").
+ * service's interface names no length; 64 characters is ours (docs/sandbox.md, where the interface is silent).
  */
 export const invoiceNumberPattern = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -18,7 +18,7 @@ const sources = {
  * The JSON Schema (draft 2020-12) of what a merchant may write, from zod's own conversion. Rules zod cannot convert
  * by itself carry their JSON Schema counterpart in `.meta()` beside the rule, so the two never disagree; a type zod
  * cannot convert at all throws here rather than being silently widened. Money is `multipleOf: 0.01`; a validator
- * that computes it on floats needs a tolerance (the README's ajv recipe).
+ * that computes it on floats needs a tolerance (the ajv recipe of docs/schema.md).
  */
 export function jsonSchemaOf(name: JsonSchemaName): Record<string, unknown> {
   const schema = z.toJSONSchema(sources[name], { io: 'input' }) as Record<string, unknown>;

@@ -263,10 +263,10 @@ describe('a sheet refused before anything is sent', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/csv.md', () => {
   it('shows a sheet that is valid as it stands: five rows, two Arabic names, one row with two items', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const sheet = /```csv\n([\s\S]*?)```/.exec(readme)?.[1];
+    const page = readFileSync(new URL('../../docs/csv.md', import.meta.url), 'utf8');
+    const sheet = /```csv\n([\s\S]*?)```/.exec(page)?.[1];
     expect(sheet).toBeDefined();
     const home = homeFor(sandbox);
     writeFileSync(join(home, 'invoices.csv'), sheet ?? '');

@@ -3,11 +3,11 @@ import addFormats from 'ajv-formats';
 import { DiagnosticSeverity, getLanguageService, TextDocument } from 'vscode-json-languageservice';
 
 // The two JSON Schema validators a merchant's files meet: VS Code's own JSON language service, as the editor checks
-// a file against a schema, and ajv, as a CI script would. Both as the README's recipes configure them.
+// a file against a schema, and ajv, as a CI script would. Both as the recipes of docs/schema.md configure them.
 
 /**
  * ajv in strict mode (unknown keywords and formats, and keywords without their type, fail to compile) with the
- * formats and the `multipleOf` tolerance the README's recipe gives it: ajv divides floats, so without a tolerance
+ * formats and the `multipleOf` tolerance the recipe of docs/schema.md gives it: ajv divides floats, so without a tolerance
  * it refuses 19.99 (19.99 / 0.01 is 1998.9999999999998).
  */
 export function newAjv() {

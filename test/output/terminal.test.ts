@@ -119,6 +119,28 @@ describe('printError', () => {
     );
   });
 
+  it('names the help topic of a refused date or amount, and none for a field that is only missing', () => {
+    const print = (issues: { path: string; message: string }[]) => {
+      const { context, stderr } = fakeContext();
+      printError(new UsageError('The invoice is invalid; nothing was sent.', { issues }), context, {
+        verbose: false,
+        color: false,
+      });
+      return stderr.text;
+    };
+    expect(print([{ path: 'row 3, column expiryDate (H)', message: 'February 2026 has no 30th day' }])).toMatch(
+      /\nsee: einvoice help dates\n$/,
+    );
+    expect(
+      print([
+        { path: 'record 2 (line 2): items[0].price', message: 'must be a number, written with a decimal point: 12.50' },
+        { path: 'sendingDate (--sending-date)', message: 'must be a date' },
+      ]),
+    ).toMatch(/\nsee: einvoice help dates, einvoice help money\n$/);
+    expect(print([{ path: 'amount (--amount)', message: 'is required' }])).not.toContain('see:');
+    expect(print([{ path: 'customer.mobile', message: 'must be a mobile number' }])).not.toContain('see:');
+  });
+
   it('shows at most 20 field issues and counts the rest', () => {
     const { context, stderr } = fakeContext();
     const issues = Array.from({ length: 23 }, (_, index) => ({

@@ -107,7 +107,7 @@ function numbers(seed: number, count: number): number[] {
 
 /**
  * The values on which the verdicts differ, and how many einvoice accepted and refused. ajv is asked only below
- * `ajvExactBelow`: above it, its float arithmetic refuses some amounts with two decimals (the README says so).
+ * `ajvExactBelow`: above it, its float arithmetic refuses some amounts with two decimals (docs/schema.md says so).
  */
 async function compare(name: JsonSchemaName, values: readonly unknown[], payloadOf: (value: unknown) => unknown) {
   const disagreements: unknown[] = [];

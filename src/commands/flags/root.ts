@@ -11,6 +11,7 @@ export function declareRoot() {
     .description('Work with the e-invoice service: statistics, refunds, single, recurring and bulk invoices.')
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .helpCommand('help [command-or-topic]', 'show help for a command, or a help topic (listed below)')
     .option('-e, --env <name>', 'environment profile to use (staging, production, sandbox, ...)')
     .option('-c, --config <file>', 'profile file to read instead of searching for .einvoicerc')
     .option('--json', 'print machine-readable JSON on stdout')
