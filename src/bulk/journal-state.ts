@@ -17,10 +17,12 @@ export interface JournaledRecord {
   record?: number;
   businessReference?: string;
   /**
-   * The body it was sent with, kept only while its outcome is unknown (a rerun sends that very body again); a record
-   * created or failed is planned afresh, so a resume of a large run holds no body for it.
+   * The body it was sent with, read only for a record whose outcome is unknown (a rerun sends that very body again);
+   * any other is planned afresh, so a resume of a large run holds no body for it.
    */
   body?: Record<string, unknown>;
+  /** The line of its latest `planned` entry, where its body is. */
+  plannedLine?: number;
   invoiceNumber?: string;
   alreadyExisted?: boolean;
   error?: string;
@@ -43,8 +45,8 @@ export interface JournalState {
 export async function readJournal(path: string): Promise<JournalState | undefined> {
   const state: JournalState = { records: new Map(), damagedLines: 0 };
   try {
-    const lines = ndjsonRecords(createReadStream(path, { highWaterMark: 1 << 16 }), { completeLinesOnly: true });
-    for await (const batch of lines) for (const line of batch) apply(state, line.text);
+    for await (const batch of journalLines(path)) for (const line of batch) apply(state, line.text, line.line);
+    await readBodiesSentBefore(path, state);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof UsageError) throw error;
@@ -53,7 +55,48 @@ export async function readJournal(path: string): Promise<JournalState | undefine
   return state;
 }
 
-function apply(state: JournalState, line: string): void {
+function journalLines(path: string, start = 0) {
+  return ndjsonRecords(createReadStream(path, { start, highWaterMark: 1 << 16 }), { completeLinesOnly: true });
+}
+
+/** A record to send, as its `planned` entry holds it. */
+export interface PlannedEntry {
+  key: string;
+  businessReference?: string;
+  /** The body's JSON text, as journaled: sent as it is. */
+  bodyJson: string;
+}
+
+/** The `planned` entries of the journal from byte `start` on (where a run's own entries begin), in order. */
+export async function* plannedEntries(path: string, start: number): AsyncGenerator<PlannedEntry> {
+  for await (const batch of journalLines(path, start)) {
+    for (const { text } of batch) {
+      if (!text.startsWith('{"type":"planned"')) continue;
+      const { key, businessReference } = JSON.parse(text) as Extract<JournalEntry, { type: 'planned' }>;
+      // The body is the entry's last field (JournalWriter.appendPlanned), and a quote inside a text is escaped.
+      yield { key, businessReference, bodyJson: text.slice(text.indexOf(',"body":') + ',"body":'.length, -1) };
+    }
+  }
+}
+
+/** Reads the body of each record that was sent with its outcome unknown, from its `planned` line. */
+async function readBodiesSentBefore(path: string, state: JournalState): Promise<void> {
+  const byLine = new Map<number, JournaledRecord>();
+  for (const record of state.records.values()) {
+    if ((record.state === 'sent' || record.state === 'uncertain') && record.plannedLine !== undefined) {
+      byLine.set(record.plannedLine, record);
+    }
+  }
+  if (byLine.size === 0) return;
+  for await (const batch of journalLines(path)) {
+    for (const { line, text } of batch) {
+      const record = byLine.get(line);
+      if (record) record.body = (JSON.parse(text) as { body: Record<string, unknown> }).body;
+    }
+  }
+}
+
+function apply(state: JournalState, line: string, lineNumber: number): void {
   let entry: JournalEntry;
   try {
     entry = JSON.parse(line) as JournalEntry;
@@ -89,7 +132,7 @@ function apply(state: JournalState, line: string): void {
     case 'planned':
       record.record = entry.record;
       record.businessReference = entry.businessReference;
-      if (record.state !== 'created') record.body = entry.body as Record<string, unknown>;
+      record.plannedLine = lineNumber;
       break;
     case 'sent':
       record.state = 'sent';
@@ -99,12 +142,10 @@ function apply(state: JournalState, line: string): void {
       record.state = 'created';
       record.invoiceNumber = entry.invoiceNumber;
       record.alreadyExisted = entry.alreadyExisted;
-      record.body = undefined;
       break;
     case 'failed':
       record.state = 'failed';
       record.error = entry.error;
-      record.body = undefined;
       break;
     case 'uncertain':
       record.state = 'uncertain';

@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import { rm, stat, truncate, type FileHandle } from 'node:fs/promises';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import { openPrivate } from '../private-file.js';
 
@@ -63,23 +63,37 @@ export class JournalWriter {
   #synced = 0;
   #lastSync = performance.now();
   #waiters: Waiter[] = [];
+  /** Waiting for entries to be written, not synced. */
+  #writeWaiters: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #error: Error | undefined;
+  #closed = false;
 
-  private constructor(path: string, handle: FileHandle, syncEveryMs: number) {
+  /** The file's size when it was opened (0 for a new one): where this run's entries begin. */
+  readonly startsAt: number;
+  readonly #existed: boolean;
+
+  private constructor(path: string, handle: FileHandle, syncEveryMs: number, startsAt: number, existed: boolean) {
     this.path = path;
     this.#handle = handle;
     this.#syncEveryMs = syncEveryMs;
+    this.startsAt = startsAt;
+    this.#existed = existed;
   }
 
   /** Opens `path` for appending, first cutting off a torn last line (one a crash left without its newline). */
   static async open(path: string, { syncEveryMs = defaultSyncEveryMs } = {}): Promise<JournalWriter> {
     // The journal holds every invoice's body: the user's alone.
+    const existed = await stat(path).then(
+      () => true,
+      () => false,
+    );
     const handle = await openPrivate(path, 'a+');
     try {
       await cutTornTail(handle);
-      return new JournalWriter(path, handle, syncEveryMs);
+      const { size } = await handle.stat();
+      return new JournalWriter(path, handle, syncEveryMs, size, existed);
     } catch (error) {
       await handle.close();
       throw error;
@@ -104,6 +118,16 @@ export class JournalWriter {
     if (!this.#running) void this.#run();
   }
 
+  /** Resolves once every entry appended so far is written to the file (not necessarily synced to the disk). */
+  written(): Promise<void> {
+    if (this.#error) return Promise.reject(this.#error);
+    if (this.#written === this.#appended) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.#writeWaiters.push({ upTo: this.#appended, resolve, reject });
+      if (!this.#running) void this.#run();
+    });
+  }
+
   /** Resolves once every entry appended so far is on disk. */
   durable(): Promise<void> {
     if (this.#error) return Promise.reject(this.#error);
@@ -114,8 +138,21 @@ export class JournalWriter {
     });
   }
 
-  /** Writes what is queued and closes the file. */
+  /**
+   * Closes the file without what this run appended: a run that ends up sending nothing leaves the journal as it
+   * found it (and none at all where there was none).
+   */
+  async discard(): Promise<void> {
+    this.#pending = [];
+    await this.close().catch(() => undefined);
+    if (this.#existed) await truncate(this.path, this.startsAt);
+    else await rm(this.path, { force: true });
+  }
+
+  /** Writes what is queued and closes the file; once closed, closing again does nothing. */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     try {
       await this.durable();
     } finally {
@@ -136,18 +173,14 @@ export class JournalWriter {
           this.#pending = [];
           await this.#handle.appendFile(text);
           this.#written += count;
+          this.#writeWaiters = settled(this.#writeWaiters, this.#written);
         }
         if (this.#syncDue()) {
           const upTo = this.#written;
           this.#lastSync = performance.now();
           await this.#handle.datasync();
           this.#synced = upTo;
-          const waiting: Waiter[] = [];
-          for (const waiter of this.#waiters) {
-            if (waiter.upTo <= upTo) waiter.resolve();
-            else waiting.push(waiter);
-          }
-          this.#waiters = waiting;
+          this.#waiters = settled(this.#waiters, upTo);
         }
       }
       if (this.#written > this.#synced) {
@@ -158,8 +191,9 @@ export class JournalWriter {
       }
     } catch (error) {
       this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
-      for (const waiter of this.#waiters) waiter.reject(this.#error);
+      for (const waiter of [...this.#waiters, ...this.#writeWaiters]) waiter.reject(this.#error);
       this.#waiters = [];
+      this.#writeWaiters = [];
       this.#pending = [];
     } finally {
       this.#running = false;
@@ -171,6 +205,16 @@ export class JournalWriter {
     if (this.#written === this.#synced) return false;
     return this.#waiters.length > 0 || performance.now() - this.#lastSync >= this.#syncEveryMs;
   }
+}
+
+/** Resolves the waiters whose entries are all among the first `upTo`; returns those still waiting. */
+function settled(waiters: Waiter[], upTo: number): Waiter[] {
+  const waiting: Waiter[] = [];
+  for (const waiter of waiters) {
+    if (waiter.upTo <= upTo) waiter.resolve();
+    else waiting.push(waiter);
+  }
+  return waiting;
 }
 
 /** Truncates the file after its last newline: a line without one was being written when the process died. */

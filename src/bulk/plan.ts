@@ -6,11 +6,12 @@ import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js'
 import { RecordResults, type RecordResult } from './results.js';
 import { dateWarnings } from '../schemas/invoice-dates.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
-import type { SpoolEntry } from './spool.js';
+import type { JournalWriter } from './journal.js';
 
 // Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
 // given its content key, checked against the earlier records of the file (rule 2.3.2) and against the journal of
-// earlier runs. Records to send go to the spool with their final body.
+// earlier runs. Each record to send is journaled with its final body (`planned`): the journal is the plan the send
+// reads back, so no body is held in memory and none is written twice.
 
 /** `--shard I/N`: the records whose position modulo N is I-1. */
 export interface Shard {
@@ -24,8 +25,8 @@ export interface PlanOptions extends RecordContext {
   shard?: Shard;
   journal?: JournalState;
   resendUncertain: boolean;
-  /** Receives the records to send; absent for a dry run. A returned promise means: wait before writing more. */
-  spool?: { write(entry: SpoolEntry): Promise<void> | undefined };
+  /** Receives a `planned` entry for each record to send; absent for a dry run. */
+  planned?: Pick<JournalWriter, 'appendPlanned' | 'written'>;
   signal?: AbortSignal;
   /** How issues name their record and field (default: record and line). */
   place?: IssuePlace;
@@ -49,8 +50,12 @@ export interface Plan {
   results: RecordResults;
   /** Every problem of every invalid record; each path names the record, its line and the field. */
   issues: FieldIssue[];
-  /** Records written to the spool. */
+  /** Records to send. */
   toSend: number;
+  /** The index among the results of each record to send, in the order of their `planned` entries. */
+  sendOrder: number[];
+  /** The indexes of records an earlier run sent without learning the outcome. */
+  previouslySent: Set<number>;
   /**
    * Records to send whose dates the service takes but a merchant would want to look at (an expiry past, or not after
    * the release or sending date), each named as its issues are: `record 4 (line 4): expiryDate ... is not after ...`.
@@ -64,11 +69,11 @@ export function inShard(position: number, shard: Shard | undefined): boolean {
   return !shard || position % shard.count === shard.index - 1;
 }
 
-/** Plans every record; the spool receives those to send, in file order. */
+/** Plans every record; those to send are journaled as `planned`, in file order. */
 export async function planBatch(options: PlanOptions): Promise<Plan> {
   const { kind, journal } = options;
   // Content keys match records with the journal; a dry run without a journal needs none.
-  const keys = journal || options.spool ? new ContentKeys() : undefined;
+  const keys = journal || options.planned ? new ContentKeys() : undefined;
   const results = new RecordResults();
   const issues: FieldIssue[] = [];
   const datesToLookAt: string[] = [];
@@ -81,10 +86,12 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const journaledPlaces = journal && placesIn(journal);
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
   let toSend = 0;
+  const sendOrder: number[] = [];
+  const previouslySentIndexes = new Set<number>();
   const place = options.place ?? recordAndLine;
 
-  /** Plans one record into `result`, at `index` of the results; returns what to spool, if it is to be sent. */
-  const planRecord = (source: SourceRecord, index: number, result: RecordResult): SpoolEntry | undefined => {
+  /** Plans one record into `result`, at `index` of the results, and journals it when it is to be sent. */
+  const planRecord = (source: SourceRecord, index: number, result: RecordResult): void => {
     const invalid = (found: FieldIssue[]) => {
       result.status = 'invalid';
       result.issues = found;
@@ -99,7 +106,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     const parsed = source.value ? { record: source.value } : parseRecord(source.text);
     if ('issue' in parsed) {
       invalid([parsed.issue]);
-      return undefined;
+      return;
     }
     const { record } = parsed;
     const ownReference = stringField(record.businessReference ?? options.flags.businessReference);
@@ -107,7 +114,9 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     let canonical: string | undefined;
     const content = () => (canonical ??= canonicalJson(record));
     const key = keys ? keys.next(contentHash(kind, content())) : '';
-    const earlier = journal?.records.get(key);
+    const journaled = journal?.records.get(key);
+    // Planned by a run that stopped before sending it: as if the journal did not hold it.
+    const earlier = journaled?.state === 'planned' ? undefined : journaled;
     if (earlier) matched.add(key);
 
     // A record that may have been created is sent again with the very body it was sent with, so the service can
@@ -127,11 +136,11 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       result.businessReference = body?.businessReference ?? earlier.businessReference;
       if (identity) firstOfInvoice.claim(identity, index);
       resume.done += 1;
-      return undefined;
+      return;
     }
     if (!body) {
       invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
-      return undefined;
+      return;
     }
     result.businessReference = body.businessReference;
     const firstIndex = identity && firstOfInvoice.claim(identity, index);
@@ -143,29 +152,25 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
       const named = place({ position: first.record - 1, line: first.line ?? first.record });
       result.error = `same businessReference, amount and sendingDate as ${named}`;
-      return undefined;
+      return;
     }
     if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {
       result.status = 'uncertain';
       result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
       resume.heldUncertain += 1;
-      return undefined;
+      return;
     }
     if (earlier) resume.retry += 1;
     else if (journaledPlaces?.has(ownReference ?? result.record)) unmatched.push({ index, ownReference });
     else if (journal) resume.new += 1;
     toSend += 1;
     for (const warning of dateWarnings(body, nowText)) datesToLookAt.push(`${place(source)}: ${warning}`);
-    // A dry run spools nothing, and spares the JSON text of every body.
-    if (!options.spool) return undefined;
-    return {
-      index,
-      key,
-      journaled: sameBody,
-      previouslySent,
-      businessReference: body.businessReference,
-      bodyJson: JSON.stringify(body),
-    };
+    // A dry run journals nothing, and spares the JSON text of every body.
+    if (!options.planned) return;
+    sendOrder.push(index);
+    if (previouslySent) previouslySentIndexes.add(index);
+    const { line, businessReference } = result;
+    options.planned.appendPlanned({ key, record: result.record, line, businessReference }, JSON.stringify(body));
   };
 
   for await (const batch of options.records) {
@@ -180,15 +185,23 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
         status: 'pending',
         businessReference: undefined,
       };
-      const entry = planRecord(source, results.length, result);
+      planRecord(source, results.length, result);
       results.push(result);
-      const backlog = entry && options.spool?.write(entry);
-      if (backlog) await backlog;
     }
+    // The journal keeps up with the plan, so no more than a batch of bodies waits in memory.
+    await options.planned?.written();
   }
 
   if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
-  return { results, issues, toSend, dateWarnings: datesToLookAt, resume: journal ? resume : undefined };
+  return {
+    results,
+    issues,
+    toSend,
+    sendOrder,
+    previouslySent: previouslySentIndexes,
+    dateWarnings: datesToLookAt,
+    resume: journal ? resume : undefined,
+  };
 }
 
 /** The issues met while reading a record first, then the schema's about other fields. */
@@ -206,6 +219,7 @@ function stringField(value: unknown): string | undefined {
 function placesIn(journal: JournalState): Set<string | number> {
   const places = new Set<string | number>();
   for (const entry of journal.records.values()) {
+    if (entry.state === 'planned') continue;
     if (entry.businessReference !== undefined) places.add(entry.businessReference);
     if (entry.record !== undefined) places.add(entry.record);
   }
@@ -228,7 +242,7 @@ function holdChanged(
   const byReference = new Map<string, JournaledRecord>();
   const byPosition = new Map<number, JournaledRecord>();
   for (const entry of journal.records.values()) {
-    if (matched.has(entry.key)) continue;
+    if (matched.has(entry.key) || entry.state === 'planned') continue;
     if (entry.businessReference !== undefined) byReference.set(entry.businessReference, entry);
     if (entry.record !== undefined) byPosition.set(entry.record, entry);
   }

@@ -7,18 +7,29 @@ import type { JournalEntry, JournalWriter } from './journal.js';
 import { Pacer } from './pacer.js';
 import type { RecordResult, RecordResults, RecordStatus } from './results.js';
 import { decideRetry, failsEveryRecord, rateLimitPauseMs } from './retry-policy.js';
-import type { SpoolEntry } from './spool.js';
 
 // Sends the planned records with a pool of workers sharing one pace (rate limit, pause after a 429), retrying only
 // what is safe to retry, and journaling each step before it happens.
+
+/** One record to send, read back from its `planned` entry in the journal. */
+export interface SendEntry {
+  /** Index of the record among the run's results. */
+  index: number;
+  key: string;
+  /** An earlier run sent it without learning the outcome. */
+  previouslySent: boolean;
+  businessReference?: string;
+  /** The body as JSON text, as journaled and sent. */
+  bodyJson: string;
+}
 
 export interface SendOptions {
   kind: InvoiceKind;
   client: Pick<ServiceClient, 'createInvoiceJson'>;
   journal: JournalWriter;
   /** The records to send, in order. */
-  entries: AsyncIterable<SpoolEntry>;
-  /** The run's results, indexed by `SpoolEntry.index`; each record sent gets its outcome here. */
+  entries: AsyncIterable<SendEntry>;
+  /** The run's results, indexed by `SendEntry.index`; each record sent gets its outcome here. */
   results: RecordResults;
   concurrency: number;
   /** Requests per second, at most. */
@@ -103,7 +114,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   };
   const record = (entry: JournalEntry) => journaled(() => journal.append(entry));
 
-  const settle = (entry: SpoolEntry, status: RecordStatus, detail: Partial<RecordResult>, failure?: unknown) => {
+  const settle = (entry: SendEntry, status: RecordStatus, detail: Partial<RecordResult>, failure?: unknown) => {
     results.update(entry.index, { status, ...detail });
     counters.done += 1;
     if (status === 'failed') counters.failed += 1;
@@ -123,7 +134,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     }
   };
 
-  const sendOne = async (entry: SpoolEntry): Promise<void> => {
+  const sendOne = async (entry: SendEntry): Promise<void> => {
     const hasReference = entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
     const giveUp = (error: string, failure?: unknown) =>
@@ -137,9 +148,6 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         return giveUp('stopped before its retry');
       }
       if (attempts === 1) {
-        const { record: number, line, businessReference } = results.get(entry.index);
-        const planned = { key: entry.key, record: number, line, businessReference };
-        if (!entry.journaled && !journaled(() => journal.appendPlanned(planned, entry.bodyJson))) return;
         if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
         // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.

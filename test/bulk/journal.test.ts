@@ -1,10 +1,10 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalWriter, journalVersion, type JournalEntry } from '../../src/bulk/journal.js';
 import { lockJournal } from '../../src/bulk/journal-lock.js';
-import { readJournal } from '../../src/bulk/journal-state.js';
+import { plannedEntries, readJournal } from '../../src/bulk/journal-state.js';
 import { UsageError } from '../../src/errors.js';
 import { journalEntries, tempDir } from './helpers.js';
 
@@ -58,13 +58,12 @@ describe('the journal', () => {
       c: 'sent',
       d: 'planned',
     });
-    // A created record is never sent again: its body is not kept in memory.
-    expect(state?.records.get('a')).toMatchObject({
-      invoiceNumber: '1000001',
-      businessReference: 'R1',
-      body: undefined,
-    });
+    // Only a record whose outcome is unknown is sent again with its very body: no other body is kept in memory.
+    expect(state?.records.get('a')).toMatchObject({ invoiceNumber: '1000001', businessReference: 'R1' });
+    expect(state?.records.get('a')).not.toHaveProperty('body');
     expect(state?.records.get('b')).toMatchObject({ body: { note: 'b' }, error: 'dropped' });
+    expect(state?.records.get('c')).toMatchObject({ body: { note: 'c' } });
+    expect(state?.records.get('d')).not.toHaveProperty('body');
   });
 
   it('keeps the first run’s instant for relative dates through later runs', async () => {
@@ -221,6 +220,42 @@ describe('the journal', () => {
     const [fromText, fromObject, withoutReference] = readFileSync(path, 'utf8').split('\n');
     expect(fromText).toBe(fromObject);
     expect(JSON.parse(withoutReference ?? '')).toEqual({ type: 'planned', key: 'n', record: 5, body });
+  });
+
+  it("gives back a run's planned entries in order, each body as the JSON text it was written with", async () => {
+    const path = join(tempDir(), 'j.ndjson');
+    await write(path, [run, { type: 'planned', key: 'old', record: 1, body: { note: 'earlier run' } }]);
+    const journal = await JournalWriter.open(path);
+    journal.append(run);
+    journal.appendPlanned({ key: 'a', record: 1, businessReference: 'R "1"' }, '{"note":"a","body":{"note":"inner"}}');
+    journal.appendPlanned({ key: 'b', record: 2 }, '{"note":"b"}');
+    await journal.close();
+    const planned = [];
+    for await (const entry of plannedEntries(path, journal.startsAt)) planned.push(entry);
+    expect(planned).toEqual([
+      { key: 'a', businessReference: 'R "1"', bodyJson: '{"note":"a","body":{"note":"inner"}}' },
+      { key: 'b', businessReference: undefined, bodyJson: '{"note":"b"}' },
+    ]);
+  });
+
+  it('takes back what a run appended when it sends nothing: the file as it was, or none', async () => {
+    const path = join(tempDir(), 'j.ndjson');
+    await write(path, [run, { type: 'created', key: 'a', invoiceNumber: '1000001' }]);
+    const before = readFileSync(path, 'utf8');
+    const again = await JournalWriter.open(path);
+    again.append(run);
+    again.appendPlanned({ key: 'b', record: 2 }, '{"note":"b"}');
+    await again.written();
+    expect(readFileSync(path, 'utf8')).not.toBe(before);
+    await again.discard();
+    expect(readFileSync(path, 'utf8')).toBe(before);
+
+    const fresh = join(tempDir(), 'new.ndjson');
+    const first = await JournalWriter.open(fresh);
+    first.appendPlanned({ key: 'a', record: 1 }, '{"note":"a"}');
+    await first.written();
+    await first.discard();
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('is locked to one run at a time; a lock left by a dead process is taken over', async () => {

@@ -2,14 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { inShard, planBatch, type PlanOptions } from '../../src/bulk/plan.js';
 import { readRecords } from '../../src/bulk/records.js';
 import type { JournalState, JournaledRecord } from '../../src/bulk/journal-state.js';
-import type { SpoolEntry } from '../../src/bulk/spool.js';
 import { chunked, record } from './helpers.js';
 
 const now = new Date('2026-03-10T08:30:00.000Z');
 
-/** Plans NDJSON text; returns the plan and what went to the spool, each body parsed back from its JSON text. */
+/** A record the plan journaled to send, its body parsed back from its JSON text. */
+interface Planned {
+  index: number;
+  key: string;
+  previouslySent: boolean;
+  businessReference?: string;
+  body: Record<string, unknown>;
+}
+
+/** Plans NDJSON text; returns the plan and the `planned` entries it journaled, in order. */
 async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
-  const spooled: Array<SpoolEntry & { body: Record<string, unknown> }> = [];
+  const journaled: Array<Omit<Planned, 'index' | 'previouslySent'>> = [];
   const text = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
   const result = await planBatch({
     kind: 'single',
@@ -19,18 +27,23 @@ async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
     acceptAmountConflicts: false,
     resendUncertain: false,
     records: readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
-    spool: {
-      write: (entry) => {
-        const body = JSON.parse(entry.bodyJson) as Record<string, unknown>;
-        expect(entry.businessReference).toBe(body.businessReference);
-        spooled.push({ ...entry, body });
-        return undefined;
+    planned: {
+      appendPlanned: ({ key, businessReference }, bodyJson) => {
+        const body = JSON.parse(bodyJson) as Record<string, unknown>;
+        expect(businessReference).toBe(body.businessReference);
+        journaled.push({ key, businessReference, body });
       },
+      written: () => Promise.resolve(),
     },
     ...options,
   });
+  // What the send reads back: each entry with its index in the results, in the plan's order.
+  const planned: Planned[] = journaled.map((entry, position) => {
+    const index = result.sendOrder[position] as number;
+    return { ...entry, index, previouslySent: result.previouslySent.has(index) };
+  });
   // The results as a plain list, each made by RecordResults.get().
-  return { ...result, results: [...result.results], spooled };
+  return { ...result, results: [...result.results], planned };
 }
 
 function journalOf(entries: JournaledRecord[], resolveDatesAt = now): JournalState {
@@ -44,7 +57,7 @@ function journalOf(entries: JournaledRecord[], resolveDatesAt = now): JournalSta
 
 describe('validation before anything is sent', () => {
   it('lists every problem of every record with its record number, line and field path', async () => {
-    const { issues, results, spooled } = await plan([
+    const { issues, results, planned } = await plan([
       record(1),
       '',
       record(2, { items: [{ itemCode: 'A', purchasedQuantity: 1, price: 102, nameEn: 'a' }] }),
@@ -63,7 +76,7 @@ describe('validation before anything is sent', () => {
       ]),
     );
     expect(results.map((result) => result.status)).toEqual(['pending', 'invalid', 'invalid', 'invalid', 'invalid']);
-    expect(spooled.map((entry) => entry.index)).toEqual([0]);
+    expect(planned.map((entry) => entry.index)).toEqual([0]);
   });
 
   it('words a bad date with every form a record may use, relative dates among them', async () => {
@@ -82,7 +95,7 @@ describe('validation before anything is sent', () => {
   });
 
   it('merges profile defaults < record < flags, resolves dates and computes the amount from the items', async () => {
-    const { spooled } = await plan(
+    const { planned } = await plan(
       [
         record(1, {
           amount: undefined,
@@ -96,7 +109,7 @@ describe('validation before anything is sent', () => {
       ],
       { defaults: { communicationLang: 'en-gb', taxes: '14' }, flags: { note: 'From the flag' } },
     );
-    expect(spooled[0]?.body).toMatchObject({
+    expect(planned[0]?.body).toMatchObject({
       amount: 0.3,
       note: 'From the flag',
       communicationLang: 'ar-eg',
@@ -105,7 +118,7 @@ describe('validation before anything is sent', () => {
       releaseDate: '2026-03-10T08:30:00.000Z',
       expiryDate: '2026-04-10T08:30:00.000Z',
     });
-    expect(spooled[0]?.body).not.toHaveProperty('$schema');
+    expect(planned[0]?.body).not.toHaveProperty('$schema');
   });
 
   it('does not call the amount missing when it is left to items that cannot be added up', async () => {
@@ -137,7 +150,7 @@ describe('validation before anything is sent', () => {
       },
     ]);
     const kept = await plan([conflicting], { acceptAmountConflicts: true });
-    expect(kept.spooled[0]?.body.amount).toBe(50);
+    expect(kept.planned[0]?.body.amount).toBe(50);
   });
 
   it('names the flag of a field set by a flag', async () => {
@@ -151,7 +164,7 @@ describe('validation before anything is sent', () => {
 
 describe('duplicates in the file (rule 2.3.2)', () => {
   it('sends the first of records with the same businessReference, amount and sendingDate, not the later ones', async () => {
-    const { results, spooled } = await plan([
+    const { results, planned } = await plan([
       record(1, { businessReference: 'A' }),
       record(2, { businessReference: 'A', amount: 101 }),
       record(3, { businessReference: 'A', amount: 999 }),
@@ -168,8 +181,8 @@ describe('duplicates in the file (rule 2.3.2)', () => {
       // Without a businessReference nothing is a duplicate: two equal records are two invoices.
       { status: 'pending', duplicateOf: undefined },
     ]);
-    expect(spooled).toHaveLength(4);
-    expect(new Set(spooled.map((entry) => entry.key)).size).toBe(4);
+    expect(planned).toHaveLength(4);
+    expect(new Set(planned.map((entry) => entry.key)).size).toBe(4);
   });
 
   it('names the record a duplicate repeats as the file names it, with its line', async () => {
@@ -197,14 +210,14 @@ describe('content keys', () => {
         `"amount":101,"customer":{"mobile":"+201001234567","name":"Customer 1"},"$schema":"x"}  `,
       record(2),
     ]);
-    expect(again.spooled.map((entry) => entry.key)).toEqual(first.spooled.map((entry) => entry.key));
-    expect(first.spooled[0]?.key).not.toBe(first.spooled[1]?.key);
+    expect(again.planned.map((entry) => entry.key)).toEqual(first.planned.map((entry) => entry.key));
+    expect(first.planned[0]?.key).not.toBe(first.planned[1]?.key);
   });
 
   it('follow a record that moved when records were added before it', async () => {
     const first = await plan([record(1), record(2)]);
     const later = await plan([record(0), record(1), record(2)]);
-    expect(later.spooled.slice(1).map((entry) => entry.key)).toEqual(first.spooled.map((entry) => entry.key));
+    expect(later.planned.slice(1).map((entry) => entry.key)).toEqual(first.planned.map((entry) => entry.key));
   });
 
   it('match a changed file against the journal: done, new and changed', async () => {
@@ -213,7 +226,7 @@ describe('content keys', () => {
       record(2, { businessReference: 'R2' }),
       record(3),
     ]);
-    const [one, two, three] = first.spooled;
+    const [one, two, three] = first.planned;
     const journal = journalOf([
       { key: one!.key, state: 'created', record: 1, businessReference: 'R1', invoiceNumber: '1000001' },
       { key: two!.key, state: 'failed', record: 2, businessReference: 'R2', error: 'HTTP 500' },
@@ -235,12 +248,31 @@ describe('content keys', () => {
     expect(second.results[2]?.error).toContain('created it as invoice 1000003');
     expect(second.toSend).toBe(2);
   });
+
+  it('take a record a stopped run planned but never sent as new, and keep holding an edited one', async () => {
+    const first = await plan([record(1, { businessReference: 'R1' }), record(2, { businessReference: 'R2' })]);
+    const [one, two] = first.planned;
+    const edited = await plan([record(1, { businessReference: 'R1', note: 'x' })]);
+    const journal = journalOf([
+      { key: one!.key, state: 'created', record: 1, businessReference: 'R1', invoiceNumber: '1000001' },
+      // Record 1 edited, planned by a run that was refused: its plan stays in the journal, never sent.
+      { key: edited.planned[0]!.key, state: 'planned', record: 1, businessReference: 'R1' },
+      { key: two!.key, state: 'planned', record: 2, businessReference: 'R2' },
+    ]);
+    const rerun = await plan(
+      [record(1, { businessReference: 'R1', note: 'x' }), record(2, { businessReference: 'R2' })],
+      { journal },
+    );
+    expect(rerun.resume).toEqual({ done: 0, retry: 0, heldUncertain: 0, new: 1, changed: 1 });
+    expect(rerun.results.map((result) => result.status)).toEqual(['changed', 'pending']);
+    expect(rerun.toSend).toBe(1);
+  });
 });
 
 describe('records of earlier runs', () => {
   it('resends failed records, resends uncertain ones only with a businessReference or --resend-uncertain', async () => {
     const first = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)]);
-    const [withReference, plain, failed] = first.spooled;
+    const [withReference, plain, failed] = first.planned;
     const sentBody = { ...plain!.body, note: 'the body as sent' };
     const journal = journalOf([
       { key: withReference!.key, state: 'uncertain', body: withReference!.body, error: 'dropped' },
@@ -250,17 +282,16 @@ describe('records of earlier runs', () => {
     const held = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], { journal });
     expect(held.results.map((result) => result.status)).toEqual(['pending', 'uncertain', 'pending']);
     expect(held.resume).toMatchObject({ retry: 2, heldUncertain: 1 });
-    expect(held.spooled.map((entry) => [entry.journaled, entry.previouslySent])).toEqual([
-      [true, true],
-      [false, false],
-    ]);
+    expect(held.planned.map((entry) => entry.previouslySent)).toEqual([true, false]);
+    // The one that may exist is planned with the very body it was sent with.
+    expect(held.planned[0]?.body).toEqual(withReference!.body);
 
     const forced = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], {
       journal,
       resendUncertain: true,
     });
     // A record that may exist is sent again with the very body that was sent.
-    expect(forced.spooled[1]?.body).toEqual(sentBody);
+    expect(forced.planned[1]?.body).toEqual(sentBody);
   });
 });
 
@@ -270,9 +301,9 @@ describe('relative dates', () => {
     const first = await plan([relative], { now });
     const rerun = await plan([relative], { now: new Date(now) });
     const nextDay = await plan([relative], { now: new Date(now.getTime() + 86_400_000) });
-    expect(first.spooled[0]?.body.sendingDate).toBe('2026-03-10');
-    expect(rerun.spooled[0]?.body).toEqual(first.spooled[0]?.body);
-    expect(nextDay.spooled[0]?.body.sendingDate).toBe('2026-03-11');
+    expect(first.planned[0]?.body.sendingDate).toBe('2026-03-10');
+    expect(rerun.planned[0]?.body).toEqual(first.planned[0]?.body);
+    expect(nextDay.planned[0]?.body.sendingDate).toBe('2026-03-11');
   });
 });
 
@@ -296,10 +327,10 @@ describe('--reference-prefix', () => {
     const lines = [record(1), record(1), record(2, { businessReference: 'OWN' })];
     const first = await plan(lines, { referencePrefix: 'ci-' });
     const again = await plan(lines, { referencePrefix: 'ci-' });
-    const references = first.spooled.map((entry) => entry.body.businessReference as string);
+    const references = first.planned.map((entry) => entry.body.businessReference as string);
     expect(references[0]).toMatch(/^ci-[0-9a-f]{12}$/);
     expect(references[1]).not.toBe(references[0]);
     expect(references[2]).toBe('OWN');
-    expect(again.spooled.map((entry) => entry.body.businessReference)).toEqual(references);
+    expect(again.planned.map((entry) => entry.body.businessReference)).toEqual(references);
   });
 });

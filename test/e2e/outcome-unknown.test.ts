@@ -250,7 +250,7 @@ describe('--help', () => {
   it('lists exit 8 (outcome unknown) and 143 (SIGTERM) with the others', async () => {
     const help = await runSafeCli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('  8    outcome unknown: the request may have reached the service');
+    expect(help.stdout).toContain('  8    outcome unknown: a create or refund may have reached the service');
     expect(help.stdout).toContain('  143  terminated (SIGTERM)');
   });
 });

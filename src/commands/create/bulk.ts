@@ -1,18 +1,16 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { InvoiceFileInput } from '../../bulk/input-format.js';
 import { JournalWriter, journalVersion } from '../../bulk/journal.js';
 import { lockJournal } from '../../bulk/journal-lock.js';
-import { readJournal } from '../../bulk/journal-state.js';
-import { checkJournalFits, journalFor, targetOf, type JournalTarget } from '../../bulk/journal-target.js';
+import { plannedEntries, readJournal } from '../../bulk/journal-state.js';
+import { checkJournalFits, journalFor, targetOf } from '../../bulk/journal-target.js';
 import { bulkDefaults, type BulkFlags } from '../../bulk/options.js';
 import { planBatch, type Plan } from '../../bulk/plan.js';
 import { startProgress } from '../../bulk/progress.js';
 import { readRecords, type IssuePlace, type SourceRecord } from '../../bulk/records.js';
 import { writeJsonReport, writeReport, type Numbered } from '../../bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
-import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/send.js';
-import { Spool } from '../../bulk/spool.js';
+import { sendRecords, type SendCounters, type SendEntry, type SendOutcome } from '../../bulk/send.js';
 import { summarize } from '../../bulk/summary.js';
 import { renderSummary } from '../../output/bulk-summary.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
@@ -76,7 +74,9 @@ export async function createInvoicesInBulk(
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
 
   const release = dryRun || !journal ? undefined : await lockJournal(journal.path);
-  let spool: Spool | undefined;
+  /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
+  let writer: JournalWriter | undefined;
+  let sending = false;
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
     await checkJournalFits(earlier, journal, { ...target, kind }, shard);
@@ -84,7 +84,20 @@ export async function createInvoicesInBulk(
       terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
     }
     const now = earlier?.resolveDatesAt ?? new Date();
-    spool = dryRun || !journal ? undefined : await Spool.open(`${journal.path}.spool`);
+    if (!dryRun && journal) {
+      writer = await JournalWriter.open(journal.path);
+      writer.append({
+        type: 'run',
+        version: journalVersion,
+        at: new Date().toISOString(),
+        resolveDatesAt: now.toISOString(),
+        kind,
+        input: input.name,
+        ...(shard ? { shard } : {}),
+        environment: target.environment,
+        service: target.service,
+      });
+    }
     const source = await recordsOf(input, options);
     const plan = await planBatch({
       kind,
@@ -98,10 +111,9 @@ export async function createInvoicesInBulk(
       shard: options.shard,
       journal: earlier,
       resendUncertain: Boolean(options.resendUncertain),
-      spool,
+      planned: writer,
       signal: context.signal,
     });
-    await spool?.finish();
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
@@ -111,8 +123,8 @@ export async function createInvoicesInBulk(
         environment: profile.name,
         dryRun,
         durationMs,
-        // Named only once written: a run refused, or with nothing to send, leaves no journal.
-        journal: !dryRun && journal && existsSync(journal.path) ? journal.shown : undefined,
+        // Named once a run has sent: one refused, or with nothing to send, leaves the journal as it was.
+        journal: !dryRun && journal && (sending || earlier) ? journal.shown : undefined,
         shard,
         resume: plan.resume,
       });
@@ -149,12 +161,13 @@ export async function createInvoicesInBulk(
     /** Time spent waiting for the merchant's answer to the question: not the run's. */
     let answering = 0;
     if (dryRun) plan.results.replaceStatus('pending', 'valid');
-    else if (spool && journal && plan.toSend > 0 && !context.signal?.aborted) {
+    else if (writer && plan.toSend > 0 && !context.signal?.aborted) {
       const asked = Date.now();
       await confirm(kind, plan.toSend, options, session, context);
       answering = Date.now() - asked;
-      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target };
-      outcome = await send(run, spool, plan);
+      const run = { kind, options, session, context, journal: writer, onSending: () => (sending = true) };
+      outcome = await send(run, plan);
+      await writer.close();
     }
     plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started - answering);
@@ -199,7 +212,8 @@ export async function createInvoicesInBulk(
       });
     }
   } finally {
-    await spool?.dispose();
+    if (sending) await writer?.close().catch(() => undefined);
+    else await writer?.discard();
     await release?.();
   }
 }
@@ -225,19 +239,17 @@ interface BulkRun {
   options: BulkCreateOptions;
   session: Session;
   context: CommandContext;
-  journalPath: string;
-  /** The instant relative dates resolved to. */
-  now: Date;
-  shard?: string;
-  input: ManyInvoices;
-  target: JournalTarget;
+  /** The journal, holding this run's plan. */
+  journal: JournalWriter;
+  /** Called once the token is read and the run is about to send. */
+  onSending(): void;
 }
 
-/** Opens the journal and the service, then sends with a progress display. */
-async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome> {
-  const { kind, options, session, context } = run;
+/** Opens the service, then sends the planned records with a progress display. */
+async function send(run: BulkRun, plan: Plan): Promise<SendOutcome> {
+  const { options, session, context, journal } = run;
   const service = await session.connect();
-  // The token is read before anything is journaled or sent: one that cannot be sent stops the run untouched.
+  // The token is read before anything is sent: one that cannot be sent stops the run, its journal untouched.
   try {
     await service.client.readToken();
   } catch (error) {
@@ -245,30 +257,19 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
     if (error instanceof AuthError) return { interrupted: false, authError: error };
     throw error;
   }
-  const journal = await JournalWriter.open(run.journalPath);
+  run.onSending();
   const counters: SendCounters = { done: 0, failed: 0, uncertain: 0, retries: 0 };
   const progress = options.quiet
     ? undefined
     : startProgress({ stream: context.stderr, animate: session.terminal.animate, total: plan.toSend, counters });
   try {
-    journal.append({
-      type: 'run',
-      version: journalVersion,
-      at: new Date().toISOString(),
-      resolveDatesAt: run.now.toISOString(),
-      kind,
-      input: run.input.name,
-      ...(run.shard ? { shard: run.shard } : {}),
-      environment: run.target.environment,
-      service: run.target.service,
-    });
-    // The instant relative dates resolved to must survive any crash: a rerun plans the same bodies from it.
+    // The run's instant for relative dates and its plan must survive any crash: a rerun resumes from them.
     await journal.durable();
     return await sendRecords({
-      kind,
+      kind: run.kind,
       client: service.client,
       journal,
-      entries: spool.read(),
+      entries: entriesToSend(journal, plan),
       results: plan.results,
       concurrency: options.concurrency ?? bulkDefaults.concurrency,
       rate: options.rate,
@@ -280,8 +281,16 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
     });
   } finally {
     progress?.stop();
-    await journal.close().catch(() => undefined);
     await service.close();
+  }
+}
+
+/** The records to send, read back from this run's `planned` entries, which the plan wrote in its send order. */
+async function* entriesToSend(journal: JournalWriter, plan: Plan): AsyncGenerator<SendEntry> {
+  let next = 0;
+  for await (const planned of plannedEntries(journal.path, journal.startsAt)) {
+    const index = plan.sendOrder[next++] as number;
+    yield { ...planned, index, previouslySent: plan.previouslySent.has(index) };
   }
 }
 
