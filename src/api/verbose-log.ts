@@ -53,7 +53,9 @@ export function describeResponse(response: Pick<Response, 'headers'> & { body?: 
  */
 export function redactToken(line: string, token: string | undefined): string {
   if (!token) return line;
-  const forms = new Set([token, JSON.stringify(token).slice(1, -1), encodeURIComponent(token)]);
+  const json = JSON.stringify(token).slice(1, -1);
+  // JSON may also write a slash escaped.
+  const forms = new Set([token, json, json.replaceAll('/', '\\/'), encodeURIComponent(token)]);
   let redacted = line;
   for (const form of forms) redacted = redacted.split(form).join('***');
   return redacted;
