@@ -79,7 +79,8 @@ export class ServiceUnavailableError extends EinvoiceError {
   readonly retryAfterMs?: number;
   /**
    * Set when the failure is the service's, not the request's: it cannot be reached (connection refused, host not
-   * found, TLS refused) or what answers is not the service (an HTML page). Every other request would fail alike.
+   * found, TLS refused, no connection or no answer in time) or what answers is not the service (an HTML page). Every
+   * other request would likely fail alike, so a bulk run counts it toward stopping.
    */
   readonly serviceDown?: string;
 

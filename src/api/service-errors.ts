@@ -122,6 +122,8 @@ export function toServiceError(
         : `The request to ${target} could not be sent in time${bound}: nothing reached the service.`,
       {
         mayHaveReachedService: written,
+        // No answer says nothing about the request itself: a bulk run counts it toward stopping, as a refused connection.
+        serviceDown: `${written ? 'no answer' : 'no connection opened'} ${each === undefined ? 'in time' : `within ${each}`}`,
         hint: 'Raise the limit of each attempt with --timeout SECONDS, or try again later.',
         cause: error,
       },

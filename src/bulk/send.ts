@@ -79,6 +79,25 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       stop.abort();
     }
   };
+  // While the last attempt to end failed as every record would (no answer, no connection), one attempt at a time
+  // goes out: each record sent into a silent service without a businessReference becomes uncertain, so no more than
+  // the requests already in flight, and then one per probe, may meet that fate before the stop rule ends the run.
+  let inFlight = 0;
+  let waitingForAnAnswer: Array<() => void> = [];
+  const wakeAll = () => {
+    for (const wake of waitingForAnAnswer.splice(0)) wake();
+  };
+  stop.signal.addEventListener('abort', wakeAll, { once: true });
+  /** Waits for its turn to send; false once the run stops. A true answer counts the attempt in flight. */
+  const startAttempt = async (): Promise<boolean> => {
+    while (failedInARow > 0 && inFlight > 0 && !stop.signal.aborted) {
+      await new Promise<void>((resolve) => waitingForAnAnswer.push(resolve));
+    }
+    if (stop.signal.aborted) return false;
+    // Counted in the same turn as the check, so two woken attempts cannot both see none in flight.
+    inFlight += 1;
+    return true;
+  };
   const onInterrupt = () => {
     outcome.interrupted = true;
     stop.abort();
@@ -123,6 +142,40 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     }
   };
 
+  /**
+   * One attempt at a record, once `startAttempt` allowed it; the first journals it before its request leaves.
+   * Undefined when the journal failed (the request was not sent). The stop rule's count is updated before any
+   * attempt waiting on it is woken.
+   */
+  const attempt = async (
+    entry: SpoolEntry,
+    first: boolean,
+    hasReference: boolean,
+  ): Promise<{ invoiceNumber: string } | { error: unknown } | undefined> => {
+    try {
+      if (first) {
+        const { record: number, line, businessReference } = results.get(entry.index);
+        const planned = { key: entry.key, record: number, line, businessReference };
+        if (!entry.journaled && !journaled(() => journal.appendPlanned(planned, entry.bodyJson))) return undefined;
+        if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return undefined;
+        // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
+        // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
+        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) return undefined;
+      }
+      try {
+        const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
+        failedInARow = 0;
+        return { invoiceNumber };
+      } catch (error) {
+        counted(error);
+        return { error };
+      }
+    } finally {
+      inFlight -= 1;
+      wakeAll();
+    }
+  };
+
   const sendOne = async (entry: SpoolEntry): Promise<void> => {
     const hasReference = entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
@@ -136,48 +189,40 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         if (attempts === 1) return;
         return giveUp('stopped before its retry');
       }
-      if (attempts === 1) {
-        const { record: number, line, businessReference } = results.get(entry.index);
-        const planned = { key: entry.key, record: number, line, businessReference };
-        if (!entry.journaled && !journaled(() => journal.appendPlanned(planned, entry.bodyJson))) return;
-        if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
-        // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
-        // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
-        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) return;
+      if (!(await startAttempt())) {
+        if (attempts === 1) return;
+        return giveUp('stopped before its retry');
       }
-      try {
-        const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
-        failedInARow = 0;
-        return settle(entry, 'created', { invoiceNumber });
-      } catch (error) {
-        // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
-        const earlierAttemptMayHaveCreated = mayHaveCreated;
-        counted(error);
-        const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
-        mayHaveCreated ||= decision.mayHaveCreated;
-        const pause = rateLimitPauseMs(error, attempts, Math.random, maxRetryAfterMs);
-        if (pause !== undefined) pacer.pause(pause);
-        switch (decision.action) {
-          case 'exists':
-            return settle(entry, 'already-existed', {
-              invoiceNumber: decision.invoiceNumber,
-              ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
-            });
-          case 'stop':
-            if (error instanceof AuthError) outcome.authError ??= error;
-            stop.abort();
-            return giveUp(decision.reason, error);
-          case 'fail':
-          case 'uncertain':
-            return giveUp(decision.reason, error);
-          case 'retry':
-            counters.retries += 1;
-            try {
-              await sleep(decision.delayMs, undefined, { signal: stop.signal });
-            } catch {
-              return giveUp(`stopped before its retry; last error: ${decision.reason}`, error);
-            }
-        }
+      const answer = await attempt(entry, attempts === 1, hasReference);
+      if (answer === undefined) return;
+      if ('invoiceNumber' in answer) return settle(entry, 'created', { invoiceNumber: answer.invoiceNumber });
+      const { error } = answer;
+      // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
+      const earlierAttemptMayHaveCreated = mayHaveCreated;
+      const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
+      mayHaveCreated ||= decision.mayHaveCreated;
+      const pause = rateLimitPauseMs(error, attempts, Math.random, maxRetryAfterMs);
+      if (pause !== undefined) pacer.pause(pause);
+      switch (decision.action) {
+        case 'exists':
+          return settle(entry, 'already-existed', {
+            invoiceNumber: decision.invoiceNumber,
+            ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
+          });
+        case 'stop':
+          if (error instanceof AuthError) outcome.authError ??= error;
+          stop.abort();
+          return giveUp(decision.reason, error);
+        case 'fail':
+        case 'uncertain':
+          return giveUp(decision.reason, error);
+        case 'retry':
+          counters.retries += 1;
+          try {
+            await sleep(decision.delayMs, undefined, { signal: stop.signal });
+          } catch {
+            return giveUp(`stopped before its retry; last error: ${decision.reason}`, error);
+          }
       }
     }
   };
