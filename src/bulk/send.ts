@@ -31,6 +31,8 @@ export interface SendOptions {
   /** Aborted on Ctrl-C: no record is started after it, and no retry; requests in flight finish. */
   signal?: AbortSignal;
   progress?: SendCounters;
+  /** Receives the index of each record from its `sent` entry until its outcome: its request may be out. */
+  sending?: Set<number>;
 }
 
 /** Live counters of the sending, for the progress display. */
@@ -124,6 +126,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
 
   const settle = (entry: SpoolEntry, status: RecordStatus, detail: Partial<RecordResult>, failure?: unknown) => {
     results.update(entry.index, { status, ...detail });
+    options.sending?.delete(entry.index);
     counters.done += 1;
     if (status === 'failed') counters.failed += 1;
     if (status === 'uncertain') counters.uncertain += 1;
@@ -158,6 +161,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         const planned = { key: entry.key, record: number, line, businessReference };
         if (!entry.journaled && !journaled(() => journal.appendPlanned(planned, entry.bodyJson))) return undefined;
         if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return undefined;
+        options.sending?.add(entry.index);
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
         // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
         if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) return undefined;

@@ -105,8 +105,8 @@ export async function createInvoicesInBulk(
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
-    const finish = async (durationMs: number, showSummary = true) => {
-      const summary = summarize(plan.results, {
+    const summaryOf = (durationMs: number) =>
+      summarize(plan.results, {
         kind,
         environment: profile.name,
         dryRun,
@@ -116,6 +116,29 @@ export async function createInvoicesInBulk(
         shard,
         resume: plan.resume,
       });
+    // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
+    const sending = new Set<number>();
+    let jsonWritten = false;
+    if (terminal.json && context.interrupt) {
+      context.interrupt.lastWords = () => {
+        if (jsonWritten) return;
+        jsonWritten = true;
+        for (let index = 0; index < plan.results.length; index++) {
+          if (plan.results.status(index) !== 'pending') continue;
+          plan.results.update(
+            index,
+            sending.has(index)
+              ? { status: 'uncertain', error: 'stopped at once while its request was in flight: outcome unknown' }
+              : { status: 'not-sent' },
+          );
+        }
+        // stdout (a pipe, a file or a terminal) is written synchronously on Linux and macOS: all of it is out before
+        // the process ends.
+        void writeJsonReport(context.stdout, summaryOf(Date.now() - started), plan.results, numbered);
+      };
+    }
+    const finish = async (durationMs: number, showSummary = true) => {
+      const summary = summaryOf(durationMs);
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
         await writeReport(reportPath, plan.results, numbered).catch((error: unknown) => {
@@ -126,7 +149,10 @@ export async function createInvoicesInBulk(
           );
         });
       }
-      if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
+      if (terminal.json && !jsonWritten) {
+        jsonWritten = true;
+        await writeJsonReport(context.stdout, summary, plan.results, numbered);
+      }
     };
 
     if (plan.issues.length > 0 && !options.skipInvalid) {
@@ -153,7 +179,7 @@ export async function createInvoicesInBulk(
       const asked = Date.now();
       await confirm(kind, plan.toSend, options, session, context);
       answering = Date.now() - asked;
-      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target };
+      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target, sending };
       outcome = await send(run, spool, plan);
     }
     plan.results.replaceStatus('pending', 'not-sent');
@@ -199,6 +225,7 @@ export async function createInvoicesInBulk(
       });
     }
   } finally {
+    if (context.interrupt) context.interrupt.lastWords = undefined;
     await spool?.dispose();
     await release?.();
   }
@@ -231,6 +258,8 @@ interface BulkRun {
   shard?: string;
   input: ManyInvoices;
   target: JournalTarget;
+  /** Kept up to date with the records whose request may be out. */
+  sending: Set<number>;
 }
 
 /** Opens the journal and the service, then sends with a progress display. */
@@ -277,6 +306,7 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
       stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
       signal: context.signal,
       progress: counters,
+      sending: run.sending,
     });
   } finally {
     progress?.stop();
