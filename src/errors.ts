@@ -9,6 +9,7 @@ export const ExitCode = {
   Partial: 6,
   Condition: 7,
   OutcomeUnknown: 8,
+  FileWrite: 9,
   Interrupted: 130,
   Terminated: 143,
 } as const;
@@ -133,6 +134,13 @@ export class PartialFailureError extends EinvoiceError {
 export class ConditionError extends EinvoiceError {
   constructor(message: string) {
     super(message, ExitCode.Condition);
+  }
+}
+
+/** A file a bulk run must write before it sends (its journal, lock or spool) cannot be written: nothing was sent. */
+export class FileWriteError extends EinvoiceError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, ExitCode.FileWrite, options);
   }
 }
 

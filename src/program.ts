@@ -23,6 +23,7 @@ Exit codes:
   6    partial failure of a batch
   7    a --fail-if condition held
   8    outcome unknown: the request may have reached the service (the invoice or refund may exist)
+  9    a file a bulk run needs could not be written, e.g. a full disk (nothing was sent)
   130  interrupted (Ctrl-C)
   143  terminated (SIGTERM)`;
 

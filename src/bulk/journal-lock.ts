@@ -15,6 +15,6 @@ export async function lockJournal(journalPath: string): Promise<() => Promise<vo
         { hint: 'Wait for it to end. Parallel jobs need their own journal: use --shard I/N, or --journal PATH.' },
       );
     }
-    throw new UsageError(`Cannot lock the journal ${journalPath}: ${(error as Error).message}.`);
+    throw new UsageError(`Cannot lock the journal ${journalPath}: ${(error as Error).message}.`, { cause: error });
   }
 }

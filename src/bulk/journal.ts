@@ -66,11 +66,16 @@ export class JournalWriter {
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #error: Error | undefined;
+  /** The file's size once every group written so far is in it whole, and once synced. */
+  #writtenBytes: number;
+  #syncedBytes: number;
 
-  private constructor(path: string, handle: FileHandle, syncEveryMs: number) {
+  private constructor(path: string, handle: FileHandle, syncEveryMs: number, size: number) {
     this.path = path;
     this.#handle = handle;
     this.#syncEveryMs = syncEveryMs;
+    this.#writtenBytes = size;
+    this.#syncedBytes = size;
   }
 
   /** Opens `path` for appending, first cutting off a torn last line (one a crash left without its newline). */
@@ -79,7 +84,8 @@ export class JournalWriter {
     const handle = await openPrivate(path, 'a+');
     try {
       await cutTornTail(handle);
-      return new JournalWriter(path, handle, syncEveryMs);
+      const { size } = await handle.stat();
+      return new JournalWriter(path, handle, syncEveryMs, size);
     } catch (error) {
       await handle.close();
       throw error;
@@ -131,17 +137,33 @@ export class JournalWriter {
     try {
       while (this.#pending.length > 0 || this.#syncDue()) {
         if (this.#pending.length > 0) {
-          const text = this.#pending.join('');
-          const count = this.#pending.length;
+          const group = this.#pending;
+          const text = group.join('');
+          const count = group.length;
           this.#pending = [];
-          await this.#handle.appendFile(text);
+          try {
+            await this.#handle.appendFile(text);
+          } catch (error) {
+            const { size } = await this.#handle.stat();
+            this.#writtenBytes += wholeLinesKept(group, size - this.#writtenBytes);
+            throw error;
+          }
           this.#written += count;
+          this.#writtenBytes += Buffer.byteLength(text);
         }
         if (this.#syncDue()) {
           const upTo = this.#written;
+          const upToBytes = this.#writtenBytes;
           this.#lastSync = performance.now();
-          await this.#handle.datasync();
+          try {
+            await this.#handle.datasync();
+          } catch (error) {
+            // What was written since the last sync may not be on the disk: the file keeps only what is.
+            this.#writtenBytes = this.#syncedBytes;
+            throw error;
+          }
           this.#synced = upTo;
+          this.#syncedBytes = upToBytes;
           const waiting: Waiter[] = [];
           for (const waiter of this.#waiters) {
             if (waiter.upTo <= upTo) waiter.resolve();
@@ -157,6 +179,9 @@ export class JournalWriter {
         this.#timer.unref();
       }
     } catch (error) {
+      // A full disk can take part of a group: the file is cut back to what is known whole, so it holds no `sent`
+      // entry of a record whose request was then held back (it was not sent, and the next run sends it).
+      await this.#handle.truncate(this.#writtenBytes).catch(() => undefined);
       this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
       for (const waiter of this.#waiters) waiter.reject(this.#error);
       this.#waiters = [];
@@ -171,6 +196,20 @@ export class JournalWriter {
     if (this.#written === this.#synced) return false;
     return this.#waiters.length > 0 || performance.now() - this.#lastSync >= this.#syncEveryMs;
   }
+}
+
+/**
+ * Of a group that was written in part (`writtenBytes` of it), the bytes of its whole lines before its first `sent`
+ * entry: the entries of what happened (created, failed) are kept, and no `sent` entry whose wait was refused.
+ */
+function wholeLinesKept(group: string[], writtenBytes: number): number {
+  let kept = 0;
+  for (const line of group) {
+    const bytes = Buffer.byteLength(line);
+    if (line.startsWith('{"type":"sent"') || kept + bytes > writtenBytes) break;
+    kept += bytes;
+  }
+  return kept;
 }
 
 /** Truncates the file after its last newline: a line without one was being written when the process died. */

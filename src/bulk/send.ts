@@ -164,7 +164,10 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         options.sending?.add(entry.index);
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
         // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
-        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) return undefined;
+        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) {
+          options.sending?.delete(entry.index);
+          return undefined;
+        }
       }
       try {
         const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);

@@ -18,6 +18,7 @@ import { renderSummary } from '../../output/bulk-summary.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
 import {
   AuthError,
+  FileWriteError,
   InterruptedError,
   interruptedBy,
   PartialFailureError,
@@ -75,7 +76,8 @@ export async function createInvoicesInBulk(
   const journal = journalFor(options, input, context, dryRun, target.environment);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
 
-  const release = dryRun || !journal ? undefined : await lockJournal(journal.path);
+  const release =
+    dryRun || !journal ? undefined : await lockJournal(journal.path).catch(unwritable(`${journal.shown}.lock`));
   let spool: Spool | undefined;
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
@@ -100,8 +102,8 @@ export async function createInvoicesInBulk(
       resendUncertain: Boolean(options.resendUncertain),
       spool,
       signal: context.signal,
-    });
-    await spool?.finish();
+    }).catch(unwritable(`${journal?.shown}.spool`));
+    await spool?.finish().catch(unwritable(`${journal?.shown}.spool`));
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
@@ -179,7 +181,11 @@ export async function createInvoicesInBulk(
       const asked = Date.now();
       await confirm(kind, plan.toSend, options, session, context);
       answering = Date.now() - asked;
-      const run = { kind, options, session, context, journalPath: journal.path, now, shard, input, target, sending };
+      const run = {
+        ...{ kind, options, session, context, now, shard, input, target, sending },
+        journalPath: journal.path,
+        journalShown: journal.shown,
+      };
       outcome = await send(run, spool, plan);
     }
     plan.results.replaceStatus('pending', 'not-sent');
@@ -231,6 +237,28 @@ export async function createInvoicesInBulk(
   }
 }
 
+/** Error codes of a disk that cannot take more: full, or over the user's quota. */
+const diskFullCodes = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * Turns a full disk met before any request into what happened, naming the file; other errors pass unchanged. The
+ * error is found along its causes (the journal's and the spool's errors wrap the system's).
+ */
+function unwritable(file: string): (error: unknown) => never {
+  return (error) => {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code !== undefined && diskFullCodes.has(code)) {
+        throw new FileWriteError(`Cannot write ${file}: the disk is full (${code}); nothing was sent.`, {
+          hint: 'Free some space on that disk (or give --journal a path on another), then run the same command again.',
+          cause: error,
+        });
+      }
+    }
+    throw error;
+  };
+}
+
 /** The records of the input, and how their issues are placed (CSV: by row and column). */
 async function recordsOf(
   input: ManyInvoices,
@@ -253,6 +281,8 @@ interface BulkRun {
   session: Session;
   context: CommandContext;
   journalPath: string;
+  /** The journal's path as messages name it. */
+  journalShown: string;
   /** The instant relative dates resolved to. */
   now: Date;
   shard?: string;
@@ -274,7 +304,10 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
     if (error instanceof AuthError) return { interrupted: false, authError: error };
     throw error;
   }
-  const journal = await JournalWriter.open(run.journalPath);
+  const journal = await JournalWriter.open(run.journalPath).catch(async (error: unknown) => {
+    await service.close();
+    return unwritable(run.journalShown)(error);
+  });
   const counters: SendCounters = { done: 0, failed: 0, uncertain: 0, retries: 0 };
   const progress = options.quiet
     ? undefined
@@ -292,7 +325,7 @@ async function send(run: BulkRun, spool: Spool, plan: Plan): Promise<SendOutcome
       service: run.target.service,
     });
     // The instant relative dates resolved to must survive any crash: a rerun plans the same bodies from it.
-    await journal.durable();
+    await journal.durable().catch(unwritable(run.journalShown));
     return await sendRecords({
       kind,
       client: service.client,
