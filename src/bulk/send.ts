@@ -85,7 +85,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   // goes out: each record sent into a silent service without a businessReference becomes uncertain, so no more than
   // the requests already in flight, and then one per probe, may meet that fate before the stop rule ends the run.
   let inFlight = 0;
-  let waitingForAnAnswer: Array<() => void> = [];
+  const waitingForAnAnswer: Array<() => void> = [];
   const wakeAll = () => {
     for (const wake of waitingForAnAnswer.splice(0)) wake();
   };

@@ -62,6 +62,12 @@ describe('a disk that fills during a run', () => {
     for (const [number, status] of statusFirst) {
       expect(status, `record ${number}`).toBe(sentFirst.has(`Order ${number}`) ? 'created' : 'not-sent');
     }
+    // The journal holds a `sent` entry only of a record that was sent.
+    const entries = journalEntries(journal);
+    const recordOf = new Map(entries.filter((entry) => entry.type === 'planned').map((e) => [e.key, e.record]));
+    for (const entry of entries.filter((each) => each.type === 'sent')) {
+      expect(statusFirst.get(recordOf.get(entry.key) as number), `${String(entry.key)}`).toBe('created');
+    }
 
     disk.free();
     const rerun = await runInProcess(args, { cwd });
