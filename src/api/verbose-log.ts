@@ -1,7 +1,8 @@
 import type { Response } from './got.js';
 
 // What --verbose shows of each exchange with the service: the request and the response, each with its headers and
-// its body. The Authorization header is always redacted, and the token wherever else it appears; a long body is cut (answers are at most 1 MiB anyway).
+// its body. The Authorization header is always redacted, and the token wherever else it appears; a long body is cut
+// (answers are at most 1 MiB anyway).
 
 /** The most of a body --verbose prints. */
 const shownBodyChars = 4096;

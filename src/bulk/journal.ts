@@ -200,7 +200,8 @@ export class JournalWriter {
 
 /**
  * Of a group that was written in part (`writtenBytes` of it), the bytes of its whole lines before its first `sent`
- * entry: the entries of what happened (created, failed) are kept, and no `sent` entry whose wait was refused.
+ * entry: the entries of what happened (created, failed) are kept, and no `sent` entry whose wait was refused. Every
+ * entry is written with its type first (`append`).
  */
 function wholeLinesKept(group: string[], writtenBytes: number): number {
   let kept = 0;

@@ -181,11 +181,8 @@ export async function createInvoicesInBulk(
       const asked = Date.now();
       await confirm(kind, plan.toSend, options, session, context);
       answering = Date.now() - asked;
-      const run = {
-        ...{ kind, options, session, context, now, shard, input, target, sending },
-        journalPath: journal.path,
-        journalShown: journal.shown,
-      };
+      const journalAt = { journalPath: journal.path, journalShown: journal.shown };
+      const run = { kind, options, session, context, now, shard, input, target, sending, ...journalAt };
       outcome = await send(run, spool, plan);
     }
     plan.results.replaceStatus('pending', 'not-sent');
