@@ -25,6 +25,11 @@ export interface InterruptControl {
   reportsItself?: boolean;
   /** A graceful command is asking a question: nothing is in flight, and the signal ends the question. */
   asking?: boolean;
+  /**
+   * Called when a second signal ends the process at once: the command writes, synchronously, what stdout still owes
+   * (the one --json document of a bulk run, with what is known).
+   */
+  lastWords?: () => void;
 }
 
 /** The default of --max-retry-after: the longest Retry-After, in seconds, einvoice waits out. */

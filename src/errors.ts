@@ -9,6 +9,7 @@ export const ExitCode = {
   Partial: 6,
   Condition: 7,
   OutcomeUnknown: 8,
+  FileWrite: 9,
   Interrupted: 130,
   Terminated: 143,
 } as const;
@@ -60,6 +61,11 @@ export const exitCodeTable: readonly ExitCodeDescription[] = [
     more:
       'a time-out or a 5xx after it was sent, or an answer that is not the documented one: the invoice or ' +
       'refund may exist, so check before sending it again',
+  },
+  {
+    code: ExitCode.FileWrite,
+    meaning: 'a file a bulk run needs could not be written: nothing was sent',
+    more: 'the message names the file; free some space, or give --journal a path on another disk, and run again',
   },
   {
     code: ExitCode.Interrupted,
@@ -138,7 +144,8 @@ export class ServiceUnavailableError extends EinvoiceError {
   readonly retryAfterMs?: number;
   /**
    * Set when the failure is the service's, not the request's: it cannot be reached (connection refused, host not
-   * found, TLS refused) or what answers is not the service (an HTML page). Every other request would fail alike.
+   * found, TLS refused, no connection or no answer in time) or what answers is not the service (an HTML page). Every
+   * other request would likely fail alike, so a bulk run counts it toward stopping.
    */
   readonly serviceDown?: string;
 
@@ -191,6 +198,13 @@ export class PartialFailureError extends EinvoiceError {
 export class ConditionError extends EinvoiceError {
   constructor(message: string) {
     super(message, ExitCode.Condition);
+  }
+}
+
+/** A file a bulk run must write before it sends (its journal or its lock) cannot be written: nothing was sent. */
+export class FileWriteError extends EinvoiceError {
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, ExitCode.FileWrite, options);
   }
 }
 

@@ -88,6 +88,11 @@ function watchInterrupts(): Interrupts {
       if (control.reportsItself) return;
     }
     process.stderr.write(received === 1 ? '\nInterrupted.\n' : '\nInterrupted again: stopping at once.\n');
+    try {
+      control.lastWords?.();
+    } catch {
+      // Stopping at once matters more than the last words.
+    }
     process.exit(name === 'SIGTERM' ? ExitCode.Terminated : ExitCode.Interrupted);
   };
   process.on('SIGINT', onSignal);

@@ -1,6 +1,6 @@
 import got, { AbortError, HTTPError, RequestError, type Got, type Response } from 'got';
 import { defaultMaxRetryAfterSeconds } from '../context.js';
-import { AuthError, EinvoiceError, ServiceUnavailableError, UsageError } from '../errors.js';
+import { AuthError, EinvoiceError, ServiceRejectedError, ServiceUnavailableError, UsageError } from '../errors.js';
 import { isLoopback } from '../schemas/loopback.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from './invoice-number.js';
@@ -13,7 +13,7 @@ import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
 import { limitResponseSize } from './response-limit.js';
 import { htmlPage, toServiceError, type AttemptLimits } from './service-errors.js';
-import { describeRequest, describeResponse } from './verbose-log.js';
+import { describeRequest, describeResponse, redactToken } from './verbose-log.js';
 
 export { servicePaths };
 
@@ -94,6 +94,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     const response = await send(() =>
       postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse, request.signal),
     );
+    if (isRedirect(response)) throw notFollowed(response, `Not created by the service`, baseUrl);
     const invoiceNumber = parseCreatedInvoiceNumber(response.body);
     if (invoiceNumber === undefined) {
       // A success status without an invoice number: the service may well have created it.
@@ -119,15 +120,26 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
           throw error;
         }
       });
+      if (isRedirect(response)) throw notFollowed(response, 'The statistics were not read', baseUrl);
       return parseBody(response, statisticsSchema, 'the body of the statistics');
     },
 
     async refundInvoice(invoiceNumber, refund, request = {}) {
       const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
-      const response = await send(() => http.post(path, { json: refund, retry: { limit: 0 }, signal: request.signal }));
-      // A success status says the refund may be done, so an answer that is not the documented one (a login page)
-      // leaves its outcome unknown rather than reporting it done.
-      if (response.body.trim() !== '') parseBody(response, refundAnswerSchema, 'the answer to the refund', true);
+      const response = await send(() =>
+        http.post(path, { json: refund, retry: { limit: 0 }, followRedirect: false, signal: request.signal }),
+      );
+      if (isRedirect(response)) throw notFollowed(response, `Not refunded by the service`, baseUrl);
+      // Only the documented answer (200, a JSON object) says the refund is done; any other success status or body
+      // (an empty 201, a login page) leaves its outcome unknown rather than reporting it done.
+      if (response.statusCode !== 200) {
+        throw unexpectedResponse(
+          `the refund was answered HTTP ${response.statusCode}, not the documented 200`,
+          response,
+          true,
+        );
+      }
+      parseBody(response, refundAnswerSchema, 'the answer to the refund', true);
     },
 
     createInvoice: (kind, invoice, request) => createInvoiceJson(kind, JSON.stringify(invoice), request),
@@ -158,7 +170,9 @@ interface Http {
 }
 
 function createHttp(baseUrl: string, options: ClientOptions, token: () => Promise<string>): Http {
-  const log = options.log;
+  // The token as sent, once read: every line logged is redacted of it.
+  let sentToken: string | undefined;
+  const log = options.log && ((line: string) => options.log?.(redactToken(line, sentToken)));
   const started = new WeakMap<object, number>();
   const serviceOrigin = new URL(baseUrl).origin;
   const logResponse = (response: Response) => {
@@ -169,6 +183,7 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
       `< ${response.statusCode} ${response.statusMessage ?? ''}${took} ${response.request.options.method} ${response.url}`,
     );
     log(describeResponse(response));
+    if (isRedirect(response)) log(`< (redirect not followed: to ${redirectTarget(response) ?? 'no Location'})`);
   };
   const http = got.extend({
     prefixUrl: baseUrl,
@@ -176,6 +191,8 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
     responseType: 'text',
     handlers: [limitResponseSize],
     timeout: { request: options.timeoutMs ?? defaultTimeoutMs },
+    // A read may follow a redirect within the service's origin only; a create or refund follows none (postJson).
+    followRedirect: (response) => sameOrigin(redirectTarget(response), serviceOrigin),
     retry: {
       limit: options.getRetries ?? 2,
       maxRetryAfter: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
@@ -189,10 +206,19 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
         async (request) => {
           // This hook runs again for each redirect: got has dropped the header for another origin, keep it dropped.
           if (new URL(String(request.url)).origin === serviceOrigin) {
-            request.headers.authorization = `Bearer ${await token()}`;
+            sentToken = await token();
+            request.headers.authorization = `Bearer ${sentToken}`;
           }
           started.set(request, Date.now());
           log?.(describeRequest(request));
+        },
+      ],
+      beforeRedirect: [
+        (_options, response) => {
+          log?.(
+            `< ${response.statusCode} ${response.statusMessage ?? ''} ${response.request.options.method} ${response.url}`,
+          );
+          log?.(`${describeResponse(response)}\n< (redirect followed: same origin)`);
         },
       ],
       beforeRetry: [
@@ -228,6 +254,7 @@ function postJson(
       body,
       headers: { 'content-type': 'application/json' },
       throwHttpErrors: false,
+      followRedirect: false,
       retry: { limit: 0 },
       signal,
     });
@@ -242,12 +269,55 @@ function postJson(
       response.body = text;
       // The promise interface logs through the afterResponse hook, which got does not run for streams.
       logResponse(response);
-      // got's rule for its promise interface: 2xx, and 304 (redirects it has followed already).
+      // A redirect is resolved for the caller to refuse by name; any other status but 2xx is got's HTTPError.
       const status = response.statusCode;
-      if ((status >= 200 && status <= 299) || status === 304) resolve(response);
+      if ((status >= 200 && status <= 299) || isRedirect(response)) resolve(response);
       else reject(new HTTPError(response));
     });
   });
+}
+
+/** True for any 3xx answer: one einvoice did not follow (a create or refund, or a read sent to another origin). */
+function isRedirect(response: Response): boolean {
+  return response.statusCode >= 300 && response.statusCode <= 399;
+}
+
+/** Where a redirect points, resolved against the request's URL; undefined without a readable Location. */
+function redirectTarget(response: Pick<Response, 'headers' | 'url'>): string | undefined {
+  const location = response.headers.location;
+  if (!location) return undefined;
+  try {
+    return new URL(location, response.url).href;
+  } catch {
+    return location;
+  }
+}
+
+function sameOrigin(target: string | undefined, origin: string): boolean {
+  if (target === undefined) return false;
+  try {
+    return new URL(target).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A redirect einvoice did not follow: the service at the configured address did not do the request, and nothing was
+ * sent where it points (a create's customer data must not go to an address the merchant never chose).
+ */
+function notFollowed(response: Response, outcome: string, baseUrl: string): ServiceRejectedError {
+  const target = redirectTarget(response);
+  const shown = target === undefined ? 'no Location' : target.length > 200 ? `${target.slice(0, 197)}...` : target;
+  const status = `HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+  return new ServiceRejectedError(
+    `${outcome}: it answered ${status}, a redirect to ${shown}, which einvoice does not follow here; nothing was ` +
+      `sent there, and nothing was done at ${baseUrl}.`,
+    {
+      status: response.statusCode,
+      hint: 'Check the base URL of the environment (einvoice config show): the service answers there itself, without a redirect.',
+    },
+  );
 }
 
 function checkedBaseUrl(baseUrl: string): string {

@@ -122,6 +122,8 @@ export function toServiceError(
         : `The request to ${target} could not be sent in time${bound}: nothing reached the service.`,
       {
         mayHaveReachedService: written,
+        // No answer says nothing about the request itself: a bulk run counts it toward stopping, as a refused connection.
+        serviceDown: `${written ? 'no answer' : 'no connection opened'} ${each === undefined ? 'in time' : `within ${each}`}`,
         hint: 'Raise the limit of each attempt with --timeout SECONDS, or try again later.',
         cause: error,
       },
@@ -150,10 +152,10 @@ function seconds(ms: number): string {
 function rejection(status: number, body: string): ServiceRejectedError {
   const parsed = parseErrorBody(body);
   const issues: FieldIssue[] = (parsed?.errors ?? []).map((entry) => ({
-    path: entry.field ?? entry.path ?? '(request)',
-    message: entry.message ?? 'is invalid',
+    path: oneLine(entry.field ?? entry.path ?? '(request)'),
+    message: oneLine(entry.message ?? 'is invalid'),
   }));
-  const message = parsed?.message ?? parsed?.error ?? describeBody(body) ?? `HTTP ${status}`;
+  const message = oneLine(parsed?.message ?? parsed?.error ?? describeBody(body) ?? `HTTP ${status}`);
   const isDuplicate = parsed?.code === serviceErrorCodes.duplicateInvoice;
   return new ServiceRejectedError(`The service rejected the request (HTTP ${status}): ${message}`, {
     status,
@@ -173,6 +175,17 @@ function parseErrorBody(body: string) {
   }
 }
 
+/** The line breaks of every kind, which the service's text must not print as breaks of the tool's output. */
+const lineBreaks = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+
+/**
+ * The service's text on one line, each line break shown as ⏎: a message cannot print a line that reads as the
+ * tool's own (a "✔ Created single invoice ..." under an error).
+ */
+export function oneLine(text: string): string {
+  return text.replace(lineBreaks, '⏎');
+}
+
 /** The body when it is an HTML page rather than JSON (by its content type, or its first character). */
 export function htmlPage(contentType: string | undefined, body: string | undefined): string | undefined {
   if (!body) return undefined;
@@ -184,7 +197,7 @@ export function htmlPage(contentType: string | undefined, body: string | undefin
 function describeBody(body: string | undefined): string | undefined {
   if (!body) return undefined;
   const parsed = parseErrorBody(body);
-  if (parsed?.message) return parsed.message;
+  if (parsed?.message) return oneLine(parsed.message);
   const text = body
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')

@@ -1,7 +1,8 @@
 import type { Response } from 'got';
 
 // What --verbose shows of each exchange with the service: the request and the response, each with its headers and
-// its body. The Authorization header is always redacted; a long body is cut (answers are at most 1 MiB anyway).
+// its body. The Authorization header is always redacted, and the token wherever else it appears; a long body is cut
+// (answers are at most 1 MiB anyway).
 
 /** The most of a body --verbose prints. */
 const shownBodyChars = 4096;
@@ -42,7 +43,21 @@ export function describeRequest(options: {
 }
 
 /** The response as --verbose prints it after its status line: headers, body. */
-export function describeResponse(response: Response): string {
+export function describeResponse(response: Pick<Response, 'headers'> & { body?: unknown }): string {
   const body = typeof response.body === 'string' ? response.body : '';
   return [...headerLines('<', response.headers), ...bodyLines('<', body)].join('\n');
+}
+
+/**
+ * `line` with every occurrence of `token` replaced, also as JSON writes it: a service or proxy that echoes the
+ * Authorization header back in a body must not put the token into a log a merchant pastes.
+ */
+export function redactToken(line: string, token: string | undefined): string {
+  if (!token) return line;
+  const json = JSON.stringify(token).slice(1, -1);
+  // JSON may also write a slash escaped.
+  const forms = new Set([token, json, json.replaceAll('/', '\\/'), encodeURIComponent(token)]);
+  let redacted = line;
+  for (const form of forms) redacted = redacted.split(form).join('***');
+  return redacted;
 }

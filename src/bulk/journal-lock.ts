@@ -19,6 +19,6 @@ export async function lockJournal(journalPath: string): Promise<() => Promise<vo
         },
       );
     }
-    throw new UsageError(`Cannot lock the journal ${journalPath}: ${(error as Error).message}.`);
+    throw new UsageError(`Cannot lock the journal ${journalPath}: ${(error as Error).message}.`, { cause: error });
   }
 }

@@ -69,6 +69,9 @@ export class JournalWriter {
   #running = false;
   #error: Error | undefined;
   #closed = false;
+  /** The file's size once every group written so far is in it whole, and once synced. */
+  #writtenBytes: number;
+  #syncedBytes: number;
 
   /** The file's size when it was opened (0 for a new one): where this run's entries begin. */
   readonly startsAt: number;
@@ -80,6 +83,8 @@ export class JournalWriter {
     this.#syncEveryMs = syncEveryMs;
     this.startsAt = startsAt;
     this.#existed = existed;
+    this.#writtenBytes = startsAt;
+    this.#syncedBytes = startsAt;
   }
 
   /** Opens `path` for appending, first cutting off a torn last line (one a crash left without its newline). */
@@ -168,18 +173,34 @@ export class JournalWriter {
     try {
       while (this.#pending.length > 0 || this.#syncDue()) {
         if (this.#pending.length > 0) {
-          const text = this.#pending.join('');
-          const count = this.#pending.length;
+          const group = this.#pending;
+          const text = group.join('');
+          const count = group.length;
           this.#pending = [];
-          await this.#handle.appendFile(text);
+          try {
+            await this.#handle.appendFile(text);
+          } catch (error) {
+            const { size } = await this.#handle.stat();
+            this.#writtenBytes += wholeLinesKept(group, size - this.#writtenBytes);
+            throw error;
+          }
           this.#written += count;
+          this.#writtenBytes += Buffer.byteLength(text);
           this.#writeWaiters = settled(this.#writeWaiters, this.#written);
         }
         if (this.#syncDue()) {
           const upTo = this.#written;
+          const upToBytes = this.#writtenBytes;
           this.#lastSync = performance.now();
-          await this.#handle.datasync();
+          try {
+            await this.#handle.datasync();
+          } catch (error) {
+            // What was written since the last sync may not be on the disk: the file keeps only what is.
+            this.#writtenBytes = this.#syncedBytes;
+            throw error;
+          }
           this.#synced = upTo;
+          this.#syncedBytes = upToBytes;
           this.#waiters = settled(this.#waiters, upTo);
         }
       }
@@ -190,6 +211,9 @@ export class JournalWriter {
         this.#timer.unref();
       }
     } catch (error) {
+      // A full disk can take part of a group: the file is cut back to what is known whole, so it holds no `sent`
+      // entry of a record whose request was then held back (it was not sent, and the next run sends it).
+      await this.#handle.truncate(this.#writtenBytes).catch(() => undefined);
       this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
       for (const waiter of [...this.#waiters, ...this.#writeWaiters]) waiter.reject(this.#error);
       this.#waiters = [];
@@ -215,6 +239,21 @@ function settled(waiters: Waiter[], upTo: number): Waiter[] {
     else waiting.push(waiter);
   }
   return waiting;
+}
+
+/**
+ * Of a group that was written in part (`writtenBytes` of it), the bytes of its whole lines before its first `sent`
+ * entry: the entries of what happened (created, failed) are kept, and no `sent` entry whose wait was refused. Every
+ * entry is written with its type first (`append`).
+ */
+function wholeLinesKept(group: string[], writtenBytes: number): number {
+  let kept = 0;
+  for (const line of group) {
+    const bytes = Buffer.byteLength(line);
+    if (line.startsWith('{"type":"sent"') || kept + bytes > writtenBytes) break;
+    kept += bytes;
+  }
+  return kept;
 }
 
 /** Truncates the file after its last newline: a line without one was being written when the process died. */

@@ -42,6 +42,8 @@ export interface SendOptions {
   /** Aborted on Ctrl-C: no record is started after it, and no retry; requests in flight finish. */
   signal?: AbortSignal;
   progress?: SendCounters;
+  /** Receives the index of each record from its `sent` entry until its outcome: its request may be out. */
+  sending?: Set<number>;
 }
 
 /** Live counters of the sending, for the progress display. */
@@ -90,6 +92,25 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       stop.abort();
     }
   };
+  // While the last attempt to end failed as every record would (no answer, no connection), one attempt at a time
+  // goes out: each record sent into a silent service without a businessReference becomes uncertain, so no more than
+  // the requests already in flight, and then one per probe, may meet that fate before the stop rule ends the run.
+  let inFlight = 0;
+  const waitingForAnAnswer: Array<() => void> = [];
+  const wakeAll = () => {
+    for (const wake of waitingForAnAnswer.splice(0)) wake();
+  };
+  stop.signal.addEventListener('abort', wakeAll, { once: true });
+  /** Waits for its turn to send; false once the run stops. A true answer counts the attempt in flight. */
+  const startAttempt = async (): Promise<boolean> => {
+    while (failedInARow > 0 && inFlight > 0 && !stop.signal.aborted) {
+      await new Promise<void>((resolve) => waitingForAnAnswer.push(resolve));
+    }
+    if (stop.signal.aborted) return false;
+    // Counted in the same turn as the check, so two woken attempts cannot both see none in flight.
+    inFlight += 1;
+    return true;
+  };
   const onInterrupt = () => {
     outcome.interrupted = true;
     stop.abort();
@@ -116,6 +137,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
 
   const settle = (entry: SendEntry, status: RecordStatus, detail: Partial<RecordResult>, failure?: unknown) => {
     results.update(entry.index, { status, ...detail });
+    options.sending?.delete(entry.index);
     counters.done += 1;
     if (status === 'failed') counters.failed += 1;
     if (status === 'uncertain') counters.uncertain += 1;
@@ -134,6 +156,41 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     }
   };
 
+  /**
+   * One attempt at a record, once `startAttempt` allowed it; the first journals it before its request leaves.
+   * Undefined when the journal failed (the request was not sent). The stop rule's count is updated before any
+   * attempt waiting on it is woken.
+   */
+  const attempt = async (
+    entry: SendEntry,
+    first: boolean,
+    hasReference: boolean,
+  ): Promise<{ invoiceNumber: string } | { error: unknown } | undefined> => {
+    try {
+      if (first) {
+        if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return undefined;
+        options.sending?.add(entry.index);
+        // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
+        // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
+        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) {
+          options.sending?.delete(entry.index);
+          return undefined;
+        }
+      }
+      try {
+        const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
+        failedInARow = 0;
+        return { invoiceNumber };
+      } catch (error) {
+        counted(error);
+        return { error };
+      }
+    } finally {
+      inFlight -= 1;
+      wakeAll();
+    }
+  };
+
   const sendOne = async (entry: SendEntry): Promise<void> => {
     const hasReference = entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
@@ -147,45 +204,40 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         if (attempts === 1) return;
         return giveUp('stopped before its retry');
       }
-      if (attempts === 1) {
-        if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return;
-        // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
-        // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
-        if (!hasReference && !(await journal.durable().then(() => true, journalFailed))) return;
+      if (!(await startAttempt())) {
+        if (attempts === 1) return;
+        return giveUp('stopped before its retry');
       }
-      try {
-        const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
-        failedInARow = 0;
-        return settle(entry, 'created', { invoiceNumber });
-      } catch (error) {
-        // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
-        const earlierAttemptMayHaveCreated = mayHaveCreated;
-        counted(error);
-        const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
-        mayHaveCreated ||= decision.mayHaveCreated;
-        const pause = rateLimitPauseMs(error, attempts, Math.random, maxRetryAfterMs);
-        if (pause !== undefined) pacer.pause(pause);
-        switch (decision.action) {
-          case 'exists':
-            return settle(entry, 'already-existed', {
-              invoiceNumber: decision.invoiceNumber,
-              ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
-            });
-          case 'stop':
-            if (error instanceof AuthError) outcome.authError ??= error;
-            stop.abort();
-            return giveUp(decision.reason, error);
-          case 'fail':
-          case 'uncertain':
-            return giveUp(decision.reason, error);
-          case 'retry':
-            counters.retries += 1;
-            try {
-              await sleep(decision.delayMs, undefined, { signal: stop.signal });
-            } catch {
-              return giveUp(`stopped before its retry; last error: ${decision.reason}`, error);
-            }
-        }
+      const answer = await attempt(entry, attempts === 1, hasReference);
+      if (answer === undefined) return;
+      if ('invoiceNumber' in answer) return settle(entry, 'created', { invoiceNumber: answer.invoiceNumber });
+      const { error } = answer;
+      // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
+      const earlierAttemptMayHaveCreated = mayHaveCreated;
+      const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
+      mayHaveCreated ||= decision.mayHaveCreated;
+      const pause = rateLimitPauseMs(error, attempts, Math.random, maxRetryAfterMs);
+      if (pause !== undefined) pacer.pause(pause);
+      switch (decision.action) {
+        case 'exists':
+          return settle(entry, 'already-existed', {
+            invoiceNumber: decision.invoiceNumber,
+            ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
+          });
+        case 'stop':
+          if (error instanceof AuthError) outcome.authError ??= error;
+          stop.abort();
+          return giveUp(decision.reason, error);
+        case 'fail':
+        case 'uncertain':
+          return giveUp(decision.reason, error);
+        case 'retry':
+          counters.retries += 1;
+          try {
+            await sleep(decision.delayMs, undefined, { signal: stop.signal });
+          } catch {
+            return giveUp(`stopped before its retry; last error: ${decision.reason}`, error);
+          }
       }
     }
   };

@@ -88,6 +88,8 @@ export function parseItemSpec(spec: string, position: number): { item: Record<st
       issues: [{ path: `${path} (--item)`, message: `"${spec.trim()}" is not KEY=VALUE pairs: write ${itemExample}` }],
     };
   }
+  // The key each field was first given by: a second one would silently replace the first value.
+  const given = new Map<string, string>();
   for (const [index, part] of parts.entries()) {
     if (part.trim() === '') continue;
     const separator = part.indexOf('=');
@@ -98,6 +100,13 @@ export function parseItemSpec(spec: string, position: number): { item: Record<st
       continue;
     }
     const value = part.slice(separator + 1).trim();
+    const first = given.get(field);
+    if (first !== undefined) {
+      const same = first.toLowerCase() === key.toLowerCase() ? `"${key}"` : `"${key}" (as "${first}")`;
+      issues.push({ path: `${path} (--item)`, message: `${same} is given twice in one item: give it once` });
+      continue;
+    }
+    given.set(field, key);
     if (field === 'discount') item.discount = { value: numberOrText(value), type: 'FLAT' };
     else item[field] = numericFields.has(field) ? numberOrText(value) : value;
   }

@@ -53,13 +53,19 @@ export function renderSummary(
   return lines.join('\n');
 }
 
-/** Why records already existed: created by an earlier run, or most likely by an attempt whose answer was lost. */
+/**
+ * Why records already existed, in parts that add up to the row's count: created by an earlier run, most likely by an
+ * attempt whose answer was lost, or found in the service with no attempt of einvoice's journaled (made elsewhere, or
+ * by a run whose journal lost the entry to a kill or a full disk).
+ */
 function alreadyExistedNote(summary: BatchSummary): string | undefined {
+  const unexplained = summary.alreadyExisted - summary.alreadyExistedAfterLostAnswer;
   const notes = [
     summary.createdEarlier > 0 ? `${formatCount(summary.createdEarlier)} created by an earlier run` : undefined,
     summary.alreadyExistedAfterLostAnswer > 0
       ? `${formatCount(summary.alreadyExistedAfterLostAnswer)} most likely created by an attempt whose answer was lost`
       : undefined,
+    unexplained > 0 ? `${formatCount(unexplained)} found in the service, no attempt journaled` : undefined,
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? notes.join('; ') : undefined;
 }

@@ -27,7 +27,7 @@ const server = createServer((req, res) => {
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
     parentPort.postMessage({ body: Buffer.concat(chunks).toString('utf8') });
-    if (index === 0) return res.writeHead(204).end();
+    if (index === 0) return res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     req.socket.once('close', () => {
       Atomics.add(state, 0, 1);
       Atomics.notify(state, 0);

@@ -104,7 +104,7 @@ describe('--json and the summary', () => {
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
   });
 
-  it('says why records already existed: an earlier run, or an attempt whose answer was lost', () => {
+  it('says why records already existed, in parts that add up to the count', () => {
     const existing: RecordResult[] = [
       { record: 1, line: 1, status: 'created-earlier', invoiceNumber: '1000001' },
       { record: 2, line: 2, status: 'already-existed', invoiceNumber: '1000002', afterLostAnswer: true },
@@ -113,7 +113,7 @@ describe('--json and the summary', () => {
     const summary = summarize(RecordResults.of(existing), about);
     expect(summary).toMatchObject({ createdEarlier: 1, alreadyExisted: 2, alreadyExistedAfterLostAnswer: 1 });
     expect(renderSummary(summary, RecordResults.of(existing), new Chalk({ level: 0 }))).toMatch(
-      / {2}already existed +3 {2}\(1 created by an earlier run; 1 most likely created by an attempt whose answer was lost\)/,
+      / {2}already existed +3 {2}\(1 created by an earlier run; 1 most likely created by an attempt whose answer was lost; 1 found in the service, no attempt journaled\)/,
     );
     expect(reportEntry(existing[1] as RecordResult)).toMatchObject({ afterLostAnswer: true });
     expect(reportEntry(existing[2] as RecordResult)).not.toHaveProperty('afterLostAnswer');

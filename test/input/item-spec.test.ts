@@ -139,6 +139,16 @@ describe('parseItemSpec', () => {
     ]);
   });
 
+  it('refuses a key given twice, naming it, and the same field under its long name too', () => {
+    const { item, issues } = parseItemSpec('code=S,qty=1,code=T,QTY=2,purchasedQuantity=3', 0);
+    expect(item).toEqual({ itemCode: 'S', purchasedQuantity: 1 });
+    expect(issues).toEqual([
+      { path: 'items[0] (--item)', message: '"code" is given twice in one item: give it once' },
+      { path: 'items[0] (--item)', message: '"QTY" is given twice in one item: give it once' },
+      { path: 'items[0] (--item)', message: '"purchasedQuantity" (as "qty") is given twice in one item: give it once' },
+    ]);
+  });
+
   it('reports an unclosed quote and keeps nothing of the item', () => {
     expect(parseItemSpec('code=A,en="Shirt', 1)).toEqual({
       item: {},

@@ -16,6 +16,7 @@ import { renderSummary } from '../../output/bulk-summary.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
 import {
   AuthError,
+  FileWriteError,
   InterruptedError,
   interruptedBy,
   PartialFailureError,
@@ -73,10 +74,11 @@ export async function createInvoicesInBulk(
   const journal = journalFor(options, input, context, dryRun, target.environment);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
 
-  const release = dryRun || !journal ? undefined : await lockJournal(journal.path);
+  const release =
+    dryRun || !journal ? undefined : await lockJournal(journal.path).catch(unwritable(`${journal.shown}.lock`));
   /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
   let writer: JournalWriter | undefined;
-  let sending = false;
+  let startedSending = false;
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
     await checkJournalFits(earlier, journal, { ...target, kind }, shard);
@@ -85,7 +87,7 @@ export async function createInvoicesInBulk(
     }
     const now = earlier?.resolveDatesAt ?? new Date();
     if (!dryRun && journal) {
-      writer = await JournalWriter.open(journal.path);
+      writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
         type: 'run',
         version: journalVersion,
@@ -113,21 +115,44 @@ export async function createInvoicesInBulk(
       resendUncertain: Boolean(options.resendUncertain),
       planned: writer,
       signal: context.signal,
-    });
+    }).catch(unwritable(`${journal?.shown}`));
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
-    const finish = async (durationMs: number, showSummary = true) => {
-      const summary = summarize(plan.results, {
+    const summaryOf = (durationMs: number) =>
+      summarize(plan.results, {
         kind,
         environment: profile.name,
         dryRun,
         durationMs,
         // Named once a run has sent: one refused, or with nothing to send, leaves the journal as it was.
-        journal: !dryRun && journal && (sending || earlier) ? journal.shown : undefined,
+        journal: !dryRun && journal && (startedSending || earlier) ? journal.shown : undefined,
         shard,
         resume: plan.resume,
       });
+    // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
+    const sending = new Set<number>();
+    let jsonWritten = false;
+    if (terminal.json && context.interrupt) {
+      context.interrupt.lastWords = () => {
+        if (jsonWritten) return;
+        jsonWritten = true;
+        for (let index = 0; index < plan.results.length; index++) {
+          if (plan.results.status(index) !== 'pending') continue;
+          plan.results.update(
+            index,
+            sending.has(index)
+              ? { status: 'uncertain', error: 'stopped at once while its request was in flight: outcome unknown' }
+              : { status: 'not-sent' },
+          );
+        }
+        // stdout (a pipe, a file or a terminal) is written synchronously on Linux and macOS: all of it is out before
+        // the process ends.
+        void writeJsonReport(context.stdout, summaryOf(Date.now() - started), plan.results, numbered);
+      };
+    }
+    const finish = async (durationMs: number, showSummary = true) => {
+      const summary = summaryOf(durationMs);
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
         await writeReport(reportPath, plan.results, numbered).catch((error: unknown) => {
@@ -138,7 +163,10 @@ export async function createInvoicesInBulk(
           );
         });
       }
-      if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
+      if (terminal.json && !jsonWritten) {
+        jsonWritten = true;
+        await writeJsonReport(context.stdout, summary, plan.results, numbered);
+      }
     };
 
     if (plan.issues.length > 0 && !options.skipInvalid) {
@@ -165,9 +193,18 @@ export async function createInvoicesInBulk(
       const asked = Date.now();
       await confirm(kind, plan.toSend, options, session, context);
       answering = Date.now() - asked;
-      const run = { kind, options, session, context, journal: writer, onSending: () => (sending = true) };
+      const run = {
+        kind,
+        options,
+        session,
+        context,
+        journal: writer,
+        journalShown: journal?.shown ?? writer.path,
+        sending,
+        onSending: () => (startedSending = true),
+      };
       outcome = await send(run, plan);
-      await writer.close();
+      await writer.close().catch(() => undefined);
     }
     plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started - answering);
@@ -212,10 +249,33 @@ export async function createInvoicesInBulk(
       });
     }
   } finally {
-    if (sending) await writer?.close().catch(() => undefined);
+    if (context.interrupt) context.interrupt.lastWords = undefined;
+    if (startedSending) await writer?.close().catch(() => undefined);
     else await writer?.discard();
     await release?.();
   }
+}
+
+/** Error codes of a disk that cannot take more: full, or over the user's quota. */
+const diskFullCodes = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * Turns a full disk met before any request into what happened, naming the file; other errors pass unchanged. The
+ * error is found along its causes (the journal's errors wrap the system's).
+ */
+function unwritable(file: string): (error: unknown) => never {
+  return (error) => {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code !== undefined && diskFullCodes.has(code)) {
+        throw new FileWriteError(`Cannot write ${file}: the disk is full (${code}); nothing was sent.`, {
+          hint: 'Free some space on that disk (or give --journal a path on another), then run the same command again.',
+          cause: error,
+        });
+      }
+    }
+    throw error;
+  };
 }
 
 /** The records of the input, and how their issues are placed (CSV: by row and column). */
@@ -241,6 +301,10 @@ interface BulkRun {
   context: CommandContext;
   /** The journal, holding this run's plan. */
   journal: JournalWriter;
+  /** The journal's path as messages name it. */
+  journalShown: string;
+  /** Kept up to date with the records whose request may be out. */
+  sending: Set<number>;
   /** Called once the token is read and the run is about to send. */
   onSending(): void;
 }
@@ -264,7 +328,7 @@ async function send(run: BulkRun, plan: Plan): Promise<SendOutcome> {
     : startProgress({ stream: context.stderr, animate: session.terminal.animate, total: plan.toSend, counters });
   try {
     // The run's instant for relative dates and its plan must survive any crash: a rerun resumes from them.
-    await journal.durable();
+    await journal.durable().catch(unwritable(run.journalShown));
     return await sendRecords({
       kind: run.kind,
       client: service.client,
@@ -278,6 +342,7 @@ async function send(run: BulkRun, plan: Plan): Promise<SendOutcome> {
       stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
       signal: context.signal,
       progress: counters,
+      sending: run.sending,
     });
   } finally {
     progress?.stop();
