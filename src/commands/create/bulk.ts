@@ -15,6 +15,7 @@ import { sendRecords, type SendCounters, type SendOutcome } from '../../bulk/sen
 import { Spool } from '../../bulk/spool.js';
 import { summarize } from '../../bulk/summary.js';
 import { renderSummary } from '../../output/bulk-summary.js';
+import { inGithubActions } from '../../output/github-actions.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
 import {
   AuthError,
@@ -118,7 +119,8 @@ export async function createInvoicesInBulk(
       });
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
-        await writeReport(reportPath, plan.results, numbered).catch((error: unknown) => {
+        const suite = { input: input.name, kind, durationMs, timestamp: new Date(started) };
+        await writeReport(reportPath, plan.results, numbered, suite).catch((error: unknown) => {
           throw new PartialFailureError(
             `The report could not be written to ${options.report}: ${writeProblem(error)}. The summary above says ` +
               'what the run did.',
@@ -127,6 +129,12 @@ export async function createInvoicesInBulk(
         });
       }
       if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
+      if (inGithubActions(context.env)) {
+        const { reportToGithub } = await import('./github-run.js');
+        const unfinished = plan.results.withStatus(...unfinishedStatuses);
+        const next = unfinished.length > 0 ? whatNext(unfinished) : undefined;
+        await reportToGithub({ summary, results: plan.results, numbered, input, next }, context);
+      }
     };
 
     if (plan.issues.length > 0 && !options.skipInvalid) {
