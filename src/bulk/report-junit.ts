@@ -1,5 +1,5 @@
 import type { RecordResult, RecordStatus } from './results.js';
-import { terminalSafe } from '../output/safe-text.js';
+import { visible } from '../schemas/visible-text.js';
 
 type Numbered = 'line' | 'row';
 
@@ -20,20 +20,17 @@ const failing: ReadonlySet<RecordStatus> = new Set(['failed', 'uncertain', 'inva
 /** Not sent on purpose, or not reached: neither a pass nor a failure. */
 const skipped: ReadonlySet<RecordStatus> = new Set(['duplicate', 'not-sent', 'pending']);
 
-/** Text fit for XML 1.0: no control sequences, no characters XML cannot hold, markup characters escaped. */
+/**
+ * Text fit for XML 1.0: control and invisible characters shown as `\u0007` (a report is read, not a terminal), the
+ * characters XML cannot hold dropped, markup characters escaped.
+ */
 export function xmlText(text: string): string {
-  return (
-    terminalSafe(text)
-      // Characters XML 1.0 cannot hold at all, even escaped.
-      .replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // In an attribute a line break would be read back as a space.
-      .replace(/\n/g, '&#10;')
-      .replace(/\t/g, '&#9;')
-  );
+  return visible(text)
+    .replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** What a record is called in the report: `row 3 (INV-7)`, `record 2 (line 4)`. */
@@ -47,11 +44,12 @@ function caseName(result: RecordResult, numbered: Numbered): string {
   return result.businessReference === undefined ? where : `${where} (${result.businessReference})`;
 }
 
-/** Why a record failed, in one line, and every issue on a line of its own for the failure's body. */
+/** Why a record failed, in one line, and every issue on a line of its own for the failure's body (as XML). */
 function failureOf(result: RecordResult): { message: string; details: string } {
   const issues = result.issues?.map((issue) => `${issue.path}: ${issue.message}`) ?? [];
   const message = result.error ?? (issues.join('; ') || result.status);
-  return { message: `${result.status}: ${message}`, details: issues.length > 0 ? issues.join('\n') : message };
+  const details = issues.length > 0 ? issues.map(xmlText).join('\n') : xmlText(message);
+  return { message: xmlText(`${result.status}: ${message}`), details };
 }
 
 /** The lines of the report: the suite's counts first, so the records are read twice (they are not kept). */
@@ -80,7 +78,7 @@ export function* junitLines(
     if (failing.has(result.status)) {
       const { message, details } = failureOf(result);
       yield `${open}>`;
-      yield `      <failure type="${result.status}" message="${xmlText(message)}">${xmlText(details)}</failure>`;
+      yield `      <failure type="${result.status}" message="${message}">${details}</failure>`;
       yield '    </testcase>';
     } else if (skipped.has(result.status)) {
       yield `${open}>`;
