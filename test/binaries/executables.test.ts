@@ -8,7 +8,7 @@ import { validateXML } from 'xmllint-wasm';
 import { describe, expect, it } from 'vitest';
 
 // The standalone executables `npm run build:binaries` writes to release/ (`npm run test:binaries` runs these after
-// it). The one for this machine runs every command with an empty environment: no Node, no PATH, only a HOME. The
+// it, then the end-to-end tests of the built-in sandbox, stats, refund and create against the executable). The one for this machine runs every command with an empty environment: no Node, no PATH, only a HOME. The
 // others are checked for their executable format and for the blob postject injected.
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
