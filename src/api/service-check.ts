@@ -55,7 +55,7 @@ export async function probeService(
   }
   const answeredAt = Date.now();
   const total = first.timings?.phases.total;
-  const tls = url.startsWith('https:') ? ((first.socket as TLSSocket).getProtocol?.() ?? 'TLS') : undefined;
+  const tls = url.startsWith('https:') ? ((first.socket as TLSSocket | null)?.getProtocol?.() ?? 'TLS') : undefined;
   const date = Date.parse(first.headers.date ?? '');
   // The Date header has whole seconds and was written between sending and answering: compared with the midpoint.
   const clockSkewMs = Number.isNaN(date) ? undefined : date - (sentAt + answeredAt) / 2;

@@ -73,6 +73,7 @@ export async function writeReport(
   await Promise.race([once(out, 'finish'), failed]);
 }
 
+/** The report's lines in `format`: a CSV header and rows, JUnit XML, or one JSON object per line. */
 function* reportLines(
   format: ReturnType<typeof reportFormat>,
   results: Iterable<RecordResult>,
