@@ -32,19 +32,25 @@ export async function probeService(
   options: { timeoutMs: number },
 ): Promise<ServiceProbe> {
   const url = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  let tls: string | undefined;
   const ask = (path: string) =>
-    got.get(new URL(path, url), {
-      headers: {
-        'user-agent': `einvoice/${version}`,
-        accept: 'application/json',
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      },
-      responseType: 'text',
-      throwHttpErrors: false,
-      followRedirect: false,
-      retry: { limit: 0 },
-      timeout: { request: options.timeoutMs },
-    });
+    got
+      .get(new URL(path, url), {
+        headers: {
+          'user-agent': `einvoice/${version}`,
+          accept: 'application/json',
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        responseType: 'text',
+        throwHttpErrors: false,
+        followRedirect: false,
+        retry: { limit: 0 },
+        timeout: { request: options.timeoutMs },
+      })
+      // Asked while the answer's headers arrive: once the body is read, the connection may be back in the pool.
+      .on('response', (response: Response) => {
+        tls ??= (response.request.socket as TLSSocket | undefined)?.getProtocol?.() ?? undefined;
+      });
   let first: Response<string>;
   const sentAt = Date.now();
   try {
@@ -55,7 +61,7 @@ export async function probeService(
   }
   const answeredAt = Date.now();
   const total = first.timings?.phases.total;
-  const tls = url.startsWith('https:') ? ((first.socket as TLSSocket | null)?.getProtocol?.() ?? 'TLS') : undefined;
+  if (url.startsWith('https:')) tls ??= 'TLS';
   const date = Date.parse(first.headers.date ?? '');
   // The Date header has whole seconds and was written between sending and answering: compared with the midpoint.
   const clockSkewMs = Number.isNaN(date) ? undefined : date - (sentAt + answeredAt) / 2;
