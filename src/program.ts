@@ -107,6 +107,10 @@ export function buildProgram(context: CommandContext): Root {
     const { showConfig } = await import('./commands/config/show.js');
     await showConfig(command.optsWithGlobals(), context);
   });
+  config.check.action(async (_options, command) => {
+    const { checkConfig } = await import('./commands/config/check.js');
+    await checkConfig(command.optsWithGlobals(), context);
+  });
 
   declareSchema(program).action(async (which) => {
     const { printSchema } = await import('./commands/schema.js');

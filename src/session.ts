@@ -1,6 +1,7 @@
 import type { ServiceConnection } from './service-connection.js';
 import { resolveProfile, type Profile } from './config/profile.js';
 import type { CommandContext, GlobalOptions } from './context.js';
+import { addMask, inGithubActions } from './output/github-actions.js';
 import { createTerminal, type Terminal } from './output/terminal.js';
 
 /** What a command works with: its terminal and the selected environment's profile. */
@@ -14,12 +15,10 @@ export interface Session {
 /** Resolves the profile and prepares the terminal; prints the profile's notices on stderr. */
 export async function openSession(options: GlobalOptions, context: CommandContext): Promise<Session> {
   const terminal = createTerminal(context, options);
-  const profile = await resolveProfile({
-    env: options.env,
-    config: options.config,
-    cwd: context.cwd,
-    environment: context.env,
-  });
+  const profile = maskedInGithubActions(
+    await resolveProfile({ env: options.env, config: options.config, cwd: context.cwd, environment: context.env }),
+    context,
+  );
   if (profile.notice) terminal.info(terminal.err.dim(profile.notice));
   if (profile.tokenFileReadableByOthers) {
     terminal.warn(`${profile.configFile} holds a token and can be read by other users: run chmod 600 on it.`);
@@ -35,5 +34,24 @@ export async function openSession(options: GlobalOptions, context: CommandContex
         log: options.verbose ? (line) => terminal.debug(line) : undefined,
         env: context.env,
       }),
+  };
+}
+
+/**
+ * In GitHub Actions, a token read from a file or printed by a tokenCommand is no secret the runner knows of: it is
+ * registered with ::add-mask:: when first read, so the runner hides it wherever it would appear in the log.
+ */
+function maskedInGithubActions(profile: Profile, context: CommandContext): Profile {
+  const { kind } = profile.tokenSource;
+  if (!inGithubActions(context.env) || (kind !== 'file' && kind !== 'command')) return profile;
+  let masked = false;
+  return {
+    ...profile,
+    readToken: async (options) => {
+      const token = await profile.readToken(options);
+      if (!masked) context.stderr.write(`${addMask(token)}\n`);
+      masked = true;
+      return token;
+    },
   };
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readPackageFileSync } from './package-files.js';
 
-/** The package version, read from package.json beside dist/ (so it is right in a clone and once installed). */
-export const version: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** The package version, read from the package.json einvoice shipped with (in a clone, once installed, or built in). */
+export const version: string = (JSON.parse(readPackageFileSync('package.json').toString('utf8')) as { version: string })
+  .version;

@@ -41,7 +41,11 @@ const bulkFlagTable = [
     valueName: '<file>',
     help: 'the run journal (default FILE.ENV.journal.ndjson; required with --file -)',
   },
-  { flag: '--report', valueName: '<file>', help: 'write one line per record: .csv, or NDJSON otherwise' },
+  {
+    flag: '--report',
+    valueName: '<file>',
+    help: 'write one line per record: .csv, .xml (JUnit: a test case each), or NDJSON otherwise',
+  },
   {
     flag: '--reference-prefix',
     valueName: '<prefix>',

@@ -3,9 +3,11 @@ import { extname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { RecordResult } from './results.js';
 import type { BatchSummary } from './summary.js';
+import { junitLines, type JunitSuite } from './report-junit.js';
 import { openPrivate } from '../private-file.js';
 
-// The per-record report: `--report FILE` as CSV or NDJSON (by the file's extension), and the `--json` document.
+// The per-record report: `--report FILE` as CSV, JUnit XML or NDJSON (by the file's extension), and the `--json`
+// document.
 
 /** What a record's `line` is called: a line of a JSON file, or a row of a spreadsheet. */
 export type Numbered = 'line' | 'row';
@@ -45,16 +47,18 @@ export function csvRow(result: RecordResult): string {
   return csvColumns.map((column) => csvField(cells[column])).join(',');
 }
 
-/** The report's format by its extension: `.csv`, else NDJSON. */
-export function reportFormat(path: string): 'csv' | 'ndjson' {
-  return extname(path).toLowerCase() === '.csv' ? 'csv' : 'ndjson';
+/** The report's format by its extension: `.csv`, `.xml` (JUnit), else NDJSON. */
+export function reportFormat(path: string): 'csv' | 'junit' | 'ndjson' {
+  const extension = extname(path).toLowerCase();
+  return extension === '.csv' ? 'csv' : extension === '.xml' ? 'junit' : 'ndjson';
 }
 
-/** Writes the report: one line per record, in file order. */
+/** Writes the report: one line (one test case, in JUnit XML) per record, in file order. */
 export async function writeReport(
   path: string,
   results: Iterable<RecordResult>,
   numbered: Numbered = 'line',
+  suite: JunitSuite = { input: 'invoices', kind: 'single', durationMs: 0, timestamp: new Date() },
 ): Promise<void> {
   const format = reportFormat(path);
   // The report holds customers' references and the service's messages: the user's alone.
@@ -64,12 +68,24 @@ export async function writeReport(
   const write = async (line: string) => {
     if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), failed]);
   };
-  if (format === 'csv') await write(csvColumns.map((column) => (column === 'line' ? numbered : column)).join(','));
-  for (const result of results) {
-    await write(format === 'csv' ? csvRow(result) : JSON.stringify(reportEntry(result, numbered)));
-  }
+  for (const line of reportLines(format, results, numbered, suite)) await write(line);
   out.end();
   await Promise.race([once(out, 'finish'), failed]);
+}
+
+/** The report's lines in `format`: a CSV header and rows, JUnit XML, or one JSON object per line. */
+function* reportLines(
+  format: ReturnType<typeof reportFormat>,
+  results: Iterable<RecordResult>,
+  numbered: Numbered,
+  suite: JunitSuite,
+): Generator<string> {
+  if (format === 'junit') {
+    yield* junitLines(results, suite, numbered);
+    return;
+  }
+  if (format === 'csv') yield csvColumns.map((column) => (column === 'line' ? numbered : column)).join(',');
+  for (const result of results) yield format === 'csv' ? csvRow(result) : JSON.stringify(reportEntry(result, numbered));
 }
 
 /** Resolves when `stream` takes more, or will never again (closed: a reader that left, as `| head` does). */

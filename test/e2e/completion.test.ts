@@ -49,7 +49,7 @@ describe('bash completion', () => {
     ]);
     expect(await complete('sa')).toEqual(['sandbox']);
     expect(await complete('sandbox', '')).toEqual(['serve', 'ui', 'reset', 'pay', 'cancel', 'expire', 'outbox']);
-    expect(await complete('config', '')).toEqual(['init', 'show']);
+    expect(await complete('config', '')).toEqual(['init', 'show', 'check']);
     expect(await complete('--env', 'staging', 'create', '')).toEqual(['single', 'recurring']);
   });
 

@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The CLI as a merchant runs it. */
 export const binPath = fileURLToPath(new URL('../../bin/einvoice.js', import.meta.url));
+
+/**
+ * A standalone executable to run instead of bin/ (`npm run test:binaries` sets it), so the end-to-end tests check
+ * what the release ships too.
+ */
+const executable = process.env.EINVOICE_TEST_EXECUTABLE && resolve(process.env.EINVOICE_TEST_EXECUTABLE);
 
 export interface CliResult {
   code: number | null;
@@ -42,7 +48,8 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     else env[key] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], { cwd: options.cwd ?? home, env, stdio: 'pipe' });
+    const [command, commandArgs] = executable ? [executable, args] : [process.execPath, [binPath, ...args]];
+    const child = spawn(command, commandArgs, { cwd: options.cwd ?? home, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { expect } from 'vitest';
 import type { CommandContext } from '../../src/context.js';
 import { main } from '../../src/index.js';
+import { tempHome } from './cli.js';
 import { localProfile, writeProfile } from './profile.js';
 
 // The CLI run in this process through main(), with its own streams and environment: the command tests that need
@@ -17,9 +18,11 @@ export interface InProcessResult {
 }
 
 export interface InProcessOptions {
-  /** Variables of the run (a clean environment otherwise, CI set so nothing prompts). */
+  /** The home folder (default: a fresh one); state and config live below it. */
+  home?: string;
+  /** Variables added to a clean environment (CI set, so nothing prompts). */
   env?: Record<string, string>;
-  /** The working directory (default: a fresh folder). */
+  /** The working directory (default: the home folder). */
   cwd?: string;
   /** Secrets that must appear in neither stdout nor stderr. */
   secrets?: string[];
@@ -37,17 +40,25 @@ function sink(): Writable & { text: string } {
   return stream;
 }
 
-/** Runs `einvoice ...args` in this process; fails the test if a secret is printed. */
+/** Runs `einvoice ...args` in this process, the same code path as bin/; fails the test if a secret is printed. */
 export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'einvoice-inproc-'));
+  const home = options.home ?? tempHome();
   const stdout = sink();
   const stderr = sink();
+  const stdin = new PassThrough();
+  stdin.end();
   const context: CommandContext = {
-    stdin: Readable.from([]),
+    stdin,
     stdout,
     stderr,
-    env: { CI: 'true', XDG_STATE_HOME: join(cwd, '.state'), ...options.env },
-    cwd,
+    env: {
+      HOME: home,
+      XDG_STATE_HOME: join(home, '.local', 'state'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      CI: 'true',
+      ...options.env,
+    },
+    cwd: options.cwd ?? home,
   };
   const code = await main(['node', 'einvoice', ...args], context);
   for (const secret of options.secrets ?? []) {

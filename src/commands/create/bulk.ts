@@ -13,6 +13,7 @@ import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOutcome } from '../../bulk/send.js';
 import { summarize } from '../../bulk/summary.js';
 import { renderSummary } from '../../output/bulk-summary.js';
+import { inGithubActions } from '../../output/github-actions.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
 import {
   AuthError,
@@ -155,7 +156,8 @@ export async function createInvoicesInBulk(
       const summary = summaryOf(durationMs);
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
-        await writeReport(reportPath, plan.results, numbered).catch((error: unknown) => {
+        const suite = { input: input.name, kind, durationMs, timestamp: new Date(started) };
+        await writeReport(reportPath, plan.results, numbered, suite).catch((error: unknown) => {
           throw new PartialFailureError(
             `The report could not be written to ${options.report}: ${writeProblem(error)}. The summary above says ` +
               'what the run did.',
@@ -166,6 +168,12 @@ export async function createInvoicesInBulk(
       if (terminal.json && !jsonWritten) {
         jsonWritten = true;
         await writeJsonReport(context.stdout, summary, plan.results, numbered);
+      }
+      if (inGithubActions(context.env)) {
+        const { reportToGithub } = await import('./github-run.js');
+        const unfinished = plan.results.withStatus(...unfinishedStatuses);
+        const next = unfinished.length > 0 ? whatNext(unfinished) : undefined;
+        await reportToGithub({ summary, results: plan.results, numbered, input, next }, context);
       }
     };
 

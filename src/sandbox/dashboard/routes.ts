@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { dashboardFolder } from '../../package-files.js';
+import { readPackageFile } from '../../package-files.js';
 import { serviceErrorCodes } from '../../schemas/service-error.js';
 import type { SandboxApp } from '../app.js';
 import { sandboxNow } from '../clock.js';
@@ -49,7 +47,7 @@ const namedFile: Handler = async ({ params }) => fileReply(params.file ?? '');
 async function fileReply(name: string): Promise<Reply> {
   const type = Object.hasOwn(files, name) ? files[name] : undefined;
   if (!type) throw new SandboxHttpError(404, serviceErrorCodes.notFound, `The dashboard has no file ${name}.`);
-  const body = await readFile(join(dashboardFolder, name));
+  const body = await readPackageFile(`dashboard/${name}`);
   return { status: 200, json: '', body, headers: { ...dashboardHeaders, 'content-type': type } };
 }
 

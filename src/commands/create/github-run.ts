@@ -1,0 +1,43 @@
+import { appendFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import type { RecordResults } from '../../bulk/results.js';
+import type { BatchSummary } from '../../bulk/summary.js';
+import type { CommandContext } from '../../context.js';
+import { countOf } from '../../output/format.js';
+import { group, recordAnnotations, stepSummary } from '../../output/github-actions.js';
+
+/** A bulk run's end, as a GitHub Actions job shows it. */
+export interface GithubRun {
+  summary: BatchSummary;
+  results: RecordResults;
+  numbered: 'line' | 'row';
+  /** The input: how messages name it, and its absolute path (none for stdin). */
+  input: { name: string; absolutePath?: string };
+  /** What the merchant can do about the records not created. */
+  next?: string;
+}
+
+/**
+ * Annotates the input's lines with the records to act on (folded in one group of the log), and appends the run's
+ * summary to `$GITHUB_STEP_SUMMARY`, the Markdown the run's page shows.
+ */
+export async function reportToGithub(run: GithubRun, context: CommandContext): Promise<void> {
+  const { env, cwd } = context;
+  // The runner places an annotation by the path from the repository's root, where a job starts.
+  const { absolutePath } = run.input;
+  const file =
+    absolutePath &&
+    relative(env.GITHUB_WORKSPACE || cwd, absolutePath)
+      .split('\\')
+      .join('/');
+  const annotations = recordAnnotations(run.results, { file, numbered: run.numbered });
+  if (annotations.length > 0) {
+    context.stderr.write(`${group(`einvoice: ${countOf(annotations.length, 'record')} to look at`, annotations)}\n`);
+  }
+  if (env.GITHUB_STEP_SUMMARY) {
+    await appendFile(
+      env.GITHUB_STEP_SUMMARY,
+      stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next),
+    );
+  }
+}

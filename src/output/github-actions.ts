@@ -1,0 +1,147 @@
+import type { BatchSummary } from '../bulk/summary.js';
+import type { RecordResult, RecordResults, RecordStatus } from '../bulk/results.js';
+import { countOf, formatCount } from './format.js';
+import { terminalSafe } from './safe-text.js';
+
+// A bulk run as GitHub Actions shows it: an annotation on the input's line for each record to act on, long lists
+// folded in groups, and the summary as Markdown on the run's page. Workflow commands go to stderr, which the runner
+// reads as it reads stdout, so --json's stdout stays data.
+
+/** True inside a GitHub Actions job. */
+export function inGithubActions(env: NodeJS.ProcessEnv): boolean {
+  return env.GITHUB_ACTIONS === 'true';
+}
+
+/** A command's message: `%`, CR and LF escaped as the runner reads them back. */
+export function escapeData(text: string): string {
+  return terminalSafe(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A command's property value: as a message, plus `:` and `,`, which end a property. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** One workflow command line: `::name key=value,...::message`. */
+export function workflowCommand(
+  name: string,
+  properties: Record<string, string | number | undefined>,
+  message = '',
+): string {
+  const given = Object.entries(properties)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`);
+  return `::${name}${given.length > 0 ? ` ${given.join(',')}` : ''}::${escapeData(message)}`;
+}
+
+/** Registers a secret read at run time, so the runner hides it wherever it would appear in the log. */
+export function addMask(secret: string): string {
+  return `::add-mask::${escapeData(secret)}`;
+}
+
+/** Records the merchant must act on: errors; records not sent on purpose that deserve a look: warnings. */
+const errorStatuses: readonly RecordStatus[] = ['invalid', 'failed', 'uncertain'];
+const warningStatuses: readonly RecordStatus[] = ['changed', 'duplicate'];
+
+/** Where the records came from: the path the annotations name (relative to the workspace), and how lines count. */
+export interface AnnotatedInput {
+  /** Absent for stdin: the annotations then name no file. */
+  file?: string;
+  numbered: 'line' | 'row';
+}
+
+/** What a record is called in the log and on the run's page. */
+function recordName(result: RecordResult, numbered: 'line' | 'row'): string {
+  const where = numbered === 'row' && result.line !== undefined ? `row ${result.line}` : `record ${result.record}`;
+  return result.businessReference === undefined ? where : `${where} (${result.businessReference})`;
+}
+
+/** What happened to a record, with each of an invalid record's problems on a line of its own. */
+function problemOf(result: RecordResult, separator = '\n'): string {
+  const issues = result.issues?.map((issue) => `${issue.path}: ${issue.message}`) ?? [];
+  return [result.error, ...issues].filter((line) => line !== undefined && line !== '').join(separator);
+}
+
+/** The annotation of each record to act on, in file order, then the records that deserve a look. */
+export function recordAnnotations(results: RecordResults, input: AnnotatedInput): string[] {
+  const annotate = (level: 'error' | 'warning', result: RecordResult) =>
+    workflowCommand(
+      level,
+      {
+        file: input.file,
+        line: input.file === undefined ? undefined : result.line,
+        title: `einvoice: ${result.status}`,
+      },
+      `${recordName(result, input.numbered)}: ${problemOf(result) || result.status}`,
+    );
+  return [
+    ...results.withStatus(...errorStatuses).map((result) => annotate('error', result)),
+    ...results.withStatus(...warningStatuses).map((result) => annotate('warning', result)),
+  ];
+}
+
+/** Lines folded in the log under `title`. */
+export function group(title: string, lines: readonly string[]): string {
+  return [workflowCommand('group', {}, title), ...lines, '::endgroup::'].join('\n');
+}
+
+/** Text fit for a cell of a Markdown table: one line, no HTML, no Markdown markup. */
+function cell(text: string): string {
+  return terminalSafe(text)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]|#~]/g, (character) => `\\${character}`);
+}
+
+/** Rows the run's page lists; the report lists them all. */
+const listedOnPage = 100;
+
+/** The run's summary as Markdown for `$GITHUB_STEP_SUMMARY`: the counts, the records to act on, what to do next. */
+export function stepSummary(
+  summary: BatchSummary,
+  results: RecordResults,
+  numbered: 'line' | 'row',
+  input: string,
+  next?: string,
+): string {
+  const head = summary.dryRun
+    ? `Dry run of ${countOf(summary.total, `${summary.kind} invoice record`)} from ${input} (${summary.environment}): nothing was sent`
+    : `${countOf(summary.total, `${summary.kind} invoice record`)} from ${input} in ${summary.environment}`;
+  const counts: Array<[string, number]> = [
+    ...(summary.dryRun ? [['valid, would be sent', summary.valid] as [string, number]] : []),
+    ['created', summary.created],
+    ['already existed', summary.alreadyExisted + summary.createdEarlier],
+    ['failed', summary.failed],
+    ['uncertain (sent, outcome unknown)', summary.uncertain],
+    ['invalid, not sent', summary.invalid],
+    ['duplicates in file', summary.duplicatesInFile],
+    ['changed, not sent', summary.changed],
+    ['not sent (the run stopped first)', summary.notSent],
+  ];
+  const lines = [
+    `### einvoice: ${cell(head)}`,
+    '',
+    '| Records | Count |',
+    '| --- | ---: |',
+    ...counts
+      .filter(([label, count]) => count > 0 || label === 'created')
+      .map(([label, count]) => `| ${label} | ${formatCount(count)} |`),
+  ];
+  const attention = results.withStatus(...errorStatuses, ...warningStatuses);
+  if (attention.length > 0) {
+    lines.push('', '#### Records to look at', '', `| ${numbered === 'row' ? 'Row' : 'Record'} | Status | Problem |`);
+    lines.push('| ---: | --- | --- |');
+    for (const result of attention.slice(0, listedOnPage)) {
+      const where = numbered === 'row' ? result.line : result.record;
+      const reference = result.businessReference === undefined ? '' : ` (${cell(result.businessReference)})`;
+      lines.push(`| ${where ?? result.record}${reference} | ${result.status} | ${cell(problemOf(result, '; '))} |`);
+    }
+    if (attention.length > listedOnPage) {
+      lines.push('', `...and ${formatCount(attention.length - listedOnPage)} more: \`--report FILE\` lists them all.`);
+    }
+  }
+  if (next) lines.push('', `**What to do next:** ${cell(next)}`);
+  return `${lines.join('\n')}\n\n`;
+}
