@@ -22,7 +22,9 @@ interface JsonReport {
 const serve = serversClosedAfterEach();
 
 function create(home: string, extra: string[] = [], env: Record<string, string> = {}) {
-  return runSafeMain(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], { env: { HOME: home, ...env } });
+  return runSafeMain(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], {
+    env: { HOME: home, ...env },
+  });
 }
 
 describe('a journal belongs to one target', () => {
