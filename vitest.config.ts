@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test files wait on servers, retries and time-outs rather than compute, and vitest's default of one
+    // worker less than the cores runs them one at a time on a 2-core machine: run at least four at once.
+    maxWorkers: Math.max(4, availableParallelism()),
   },
 });

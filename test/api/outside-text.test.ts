@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCreate } from '../helpers/create-cli.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
+import { runSafeMain } from '../helpers/safe-cli.js';
 import { tempHome } from '../helpers/cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
@@ -104,7 +104,7 @@ describe('responses are read up to 1 MiB', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(`{"pad":"${'x'.repeat(2 << 20)}"}`);
     });
-    const result = await runSafeCli(['stats'], { env: { HOME: homeWith(server) } });
+    const result = await runSafeMain(['stats'], { env: { HOME: homeWith(server) } });
     expect(result.code).toBe(5);
     expect(result.stderr).toContain('a body larger than 1 MiB');
   });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { keys, terminalSessions, type PtySession } from '../helpers/pty.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
+import { runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // `einvoice config init` as a person runs it: in a real pseudo-terminal, each answer typed once its prompt is on the
@@ -51,7 +51,7 @@ describe('config init in a terminal', () => {
       defaultEnv: 'local',
       environments: { local: { baseUrl: sandbox.url, token: sandbox.token } },
     });
-    const show = await runSafeCli(['config', 'show', '--json'], { env: { HOME: home } });
+    const show = await runSafeMain(['config', 'show', '--json'], { env: { HOME: home } });
     expect(show.code, show.stderr).toBe(0);
     expect(JSON.parse(show.stdout)).toMatchObject({
       environment: 'local',
@@ -60,7 +60,7 @@ describe('config init in a terminal', () => {
       configFile: profilePath(home),
       token: `token in ${profilePath(home)}`,
     });
-    const stats = await runSafeCli(['stats', '--json'], { env: { HOME: home } });
+    const stats = await runSafeMain(['stats', '--json'], { env: { HOME: home } });
     expect(stats.code, stats.stderr).toBe(0);
     expect(JSON.parse(stats.stdout)).toEqual(await sandbox.api.statistics());
   });
@@ -88,7 +88,7 @@ describe('config init in a terminal', () => {
         production: { baseUrl: 'https://service.example.com', tokenEnv: 'EINVOICE_PRODUCTION_TOKEN' },
       },
     });
-    const show = await runSafeCli(['config', 'show', '--env', 'production', '--json'], { env: { HOME: home } });
+    const show = await runSafeMain(['config', 'show', '--env', 'production', '--json'], { env: { HOME: home } });
     expect(show.code, show.stderr).toBe(0);
     expect(JSON.parse(show.stdout)).toMatchObject({ token: 'env EINVOICE_PRODUCTION_TOKEN (tokenEnv)' });
   });
@@ -160,7 +160,7 @@ describe('config init in a terminal', () => {
 describe('config init without a terminal', () => {
   it('exits 2 saying why, and writes nothing', async () => {
     const home = tempHome();
-    const result = await runSafeCli(['config', 'init'], { env: { HOME: home } });
+    const result = await runSafeMain(['config', 'init'], { env: { HOME: home } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('einvoice config init asks questions, and there is no terminal to ask on.');
     expect(result.stderr).toContain(`copy ${exampleProfile} to .einvoicerc`);

@@ -5,7 +5,8 @@ import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserCommand, canOpenBrowser } from '../../src/commands/sandbox/browser.js';
-import { binPath, runCli, tempHome } from '../helpers/cli.js';
+import { binPath, tempHome } from '../helpers/cli.js';
+import { runMain } from '../helpers/main-cli.js';
 
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {
@@ -39,7 +40,7 @@ function ui(home: string, args: string[], env: Record<string, string> = { CI: 't
 
 describe('einvoice sandbox ui', () => {
   it('--help names the port and how not to open a browser', async () => {
-    const result = await runCli(['sandbox', 'ui', '--help']);
+    const result = await runMain(['sandbox', 'ui', '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: einvoice sandbox ui \[options\]/);
     expect(result.stdout).toContain('--port <port>');
@@ -71,7 +72,7 @@ describe('einvoice sandbox ui', () => {
         if (received.includes('event: change')) resolve();
       }),
     );
-    const created = await runCli(
+    const created = await runMain(
       [
         ...['create', 'single', '--customer-name', 'Amr Hassan', '--customer-mobile', '+201012345678'],
         ...['--amount', '150', '--sending-date', 'today', '--release-date', 'today', '--expiry-date', '+30d'],

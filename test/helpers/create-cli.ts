@@ -1,9 +1,9 @@
 import { tempHome } from './cli.js';
 import { localProfile, writeProfile } from './profile.js';
-import { runSafeCli, type SafeCliOptions } from './safe-cli.js';
+import { runSafeMain, type SafeCliOptions } from './safe-cli.js';
 import type { TestSandbox } from './sandbox.js';
 
-// For the end-to-end tests of `einvoice create`: a home whose profile points at a served sandbox, the command
+// For the tests of `einvoice create`: a home whose profile points at a served sandbox, the command
 // run against it, and what the sandbox received.
 
 /** A fresh home with `.einvoicerc.json` selecting the `local` environment of `sandbox`, plus `extra` fields. */
@@ -13,9 +13,9 @@ export function homeFor(sandbox: TestSandbox, extra: Record<string, unknown> = {
   return home;
 }
 
-/** Runs `einvoice create ...args` in `home` (without a terminal), failing the test if a token is printed. */
+/** Runs `einvoice create ...args` in this process in `home` (without a terminal), failing the test if a token is printed. */
 export function runCreate(home: string, args: string[], options: SafeCliOptions = {}) {
-  return runSafeCli(['create', ...args], { ...options, env: { HOME: home, ...options.env } });
+  return runSafeMain(['create', ...args], { ...options, env: { HOME: home, ...options.env } });
 }
 
 /** The invoices the sandbox holds, and the body of the one created last. */

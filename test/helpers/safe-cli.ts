@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { runCli, type CliOptions, type CliResult } from './cli.js';
+import { runMain } from './main-cli.js';
 
-// Every end-to-end run goes through `runSafeCli`, which fails the test when any token the test knows of shows up
-// in the CLI's output.
+// Every run of the CLI goes through `runSafeCli` (spawned) or `runSafeMain` (in this process), which fail the test
+// when any token the test knows of shows up in the CLI's output.
 
 const knownTokens = new Set<string>();
 
@@ -31,8 +32,22 @@ export interface SafeCliOptions extends CliOptions {
  */
 export async function runSafeCli(args: string[], options: SafeCliOptions = {}): Promise<CliResult> {
   const { secrets = [], ...cliOptions } = options;
-  const result = await runCli(args, cliOptions);
-  const fromEnv = Object.entries(options.env ?? {})
+  return expectNoSecrets(args, await runCli(args, cliOptions), options.env, secrets);
+}
+
+/** Runs the CLI in this process like `runMain`, with the checks of `runSafeCli`. */
+export async function runSafeMain(args: string[], options: SafeCliOptions = {}): Promise<CliResult> {
+  const { secrets = [], ...cliOptions } = options;
+  return expectNoSecrets(args, await runMain(args, cliOptions), options.env, secrets);
+}
+
+function expectNoSecrets(
+  args: string[],
+  result: CliResult,
+  env: SafeCliOptions['env'] = {},
+  secrets: string[],
+): CliResult {
+  const fromEnv = Object.entries(env)
     .filter(([name, value]) => /TOKEN/i.test(name) && value !== undefined && value.length >= 12)
     .map(([, value]) => value as string);
   for (const secret of new Set([...knownTokens, ...secrets, ...fromEnv])) {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
+import { runSafeMain } from '../helpers/safe-cli.js';
 
 // The bash script is run by bash itself: sourced, then `_einvoice` called as bash's completion calls it, with the
 // words of a command line in COMP_WORDS and the cursor's word in COMP_CWORD; what it puts in COMPREPLY is offered.
@@ -14,7 +14,7 @@ let folder: string;
 let script: string;
 
 beforeAll(async () => {
-  const result = await runSafeCli(['completion', 'bash']);
+  const result = await runSafeMain(['completion', 'bash']);
   expect(result.code, result.stderr).toBe(0);
   folder = tempHome();
   script = join(folder, 'einvoice.bash');
@@ -90,7 +90,7 @@ describe('bash completion', () => {
 
 describe('zsh and fish completion', () => {
   it('zsh gets the bash script behind bashcompinit, as a file for $fpath or to source', async () => {
-    const result = await runSafeCli(['completion', 'zsh']);
+    const result = await runSafeMain(['completion', 'zsh']);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
     // compinit reads the first line of each file in $fpath to know what it completes.
@@ -104,7 +104,7 @@ describe('zsh and fish completion', () => {
   });
 
   it('fish gets complete lines for commands, flags and values, without hidden flags', async () => {
-    const result = await runSafeCli(['completion', 'fish']);
+    const result = await runSafeMain(['completion', 'fish']);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n').slice(1);
     expect(lines.every((line) => line.startsWith('complete -c einvoice '))).toBe(true);
@@ -119,7 +119,7 @@ describe('zsh and fish completion', () => {
   });
 
   it('refuses another shell, naming the ones there are', async () => {
-    const result = await runSafeCli(['completion', 'powershell']);
+    const result = await runSafeMain(['completion', 'powershell']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Choose one of bash, zsh, fish.');
   });

@@ -12,7 +12,7 @@ import {
   type TestServer,
 } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { ansiEscape, newToken, runSafeCli } from '../helpers/safe-cli.js';
+import { ansiEscape, newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const stubToken = newToken('stats-stub');
@@ -36,7 +36,7 @@ function homeFor(baseUrl: string, token = stubToken): string {
 }
 
 function stats(home: string, args: string[] = [], env: Record<string, string> = {}) {
-  return runSafeCli(['stats', ...args], { env: { HOME: home, ...env } });
+  return runSafeMain(['stats', ...args], { env: { HOME: home, ...env } });
 }
 
 /** The table row of one group, e.g. `row(stdout, 'Paid')`. */
@@ -113,7 +113,7 @@ describe('stats with EINVOICE_BASE_URL and no profile file', () => {
   it('the notice names the address used, not the built-in sandbox', async () => {
     const sandbox = await startTestSandbox();
     try {
-      const result = await runSafeCli(['stats'], {
+      const result = await runSafeMain(['stats'], {
         env: { EINVOICE_BASE_URL: sandbox.url, EINVOICE_TOKEN: sandbox.token },
       });
       expect(result.code, result.stderr).toBe(0);
@@ -129,7 +129,7 @@ describe('stats with EINVOICE_BASE_URL and no profile file', () => {
 
 describe('stats against the embedded sandbox', () => {
   it('shows the demo invoices with no profile file at all, saying so on stderr', async () => {
-    const result = await runSafeCli(['stats']);
+    const result = await runSafeMain(['stats']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('Using the built-in sandbox environment (no profile file found)');
     for (const label of ['All', 'Paid', 'Unpaid', 'Expired', 'Refunded', 'Canceled']) {
@@ -139,7 +139,7 @@ describe('stats against the embedded sandbox', () => {
   });
 
   it('keeps stdout pure JSON with --json while the notice goes to stderr', async () => {
-    const result = await runSafeCli(['stats', '--json']);
+    const result = await runSafeMain(['stats', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('built-in sandbox');
     const printed = JSON.parse(result.stdout) as Record<string, { totalCount: number }>;

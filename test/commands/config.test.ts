@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { startTestServer, unusedPort, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeCli } from '../helpers/safe-cli.js';
+import { newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
@@ -15,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
@@ -25,7 +26,7 @@ function homeWith(config: object | string, options: { mode?: number; name?: stri
 }
 
 function run(home: string, args: string[], env: Record<string, string> = {}) {
-  return runSafeCli(args, { env: { HOME: home, ...env } });
+  return runSafeMain(args, { env: { HOME: home, ...env } });
 }
 
 /** Runs `stats --json` and checks it reached the sandbox: the statistics it printed are the sandbox's. */
@@ -162,6 +163,8 @@ describe('token sources', () => {
     const home = tempHome();
     const source = `export default ${JSON.stringify(localProfile(sandbox.url, sandbox.token))};\n`;
     const filepath = writeProfile(home, source, { name: join('.config', 'einvoice', 'config.mjs') });
+    // The global folder is found from the process's environment (cosmiconfig reads it), as a spawned CLI's would be.
+    vi.stubEnv('XDG_CONFIG_HOME', join(home, '.config'));
     const show = await run(home, ['config', 'show']);
     expect(showLine(show.stdout, 'Profile file')).toMatch(new RegExp(`^Profile file\\s+${filepath}$`));
     await expectStatsFromSandbox(home);
@@ -272,6 +275,6 @@ describe('the leak check every test relies on', () => {
   it('fails a run whose output shows a known token', async () => {
     // An environment named like a token is echoed back in "Unknown environment": the check must catch it.
     const leaked = newToken('leak');
-    await expect(runSafeCli(['--env', leaked, 'stats'])).rejects.toThrow(/shows a token/);
+    await expect(runSafeMain(['--env', leaked, 'stats'])).rejects.toThrow(/shows a token/);
   });
 });

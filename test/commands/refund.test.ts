@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { sendJson, startTestServer, type TestHandler, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeCli, type SafeCliOptions } from '../helpers/safe-cli.js';
+import { newToken, runSafeMain, type SafeCliOptions } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const stubToken = newToken('refund-stub');
@@ -31,7 +31,7 @@ function homeFor(baseUrl: string, token = stubToken): string {
 }
 
 function refund(home: string, args: string[], options: SafeCliOptions = {}) {
-  return runSafeCli(['refund', ...args], { ...options, env: { HOME: home, ...options.env } });
+  return runSafeMain(['refund', ...args], { ...options, env: { HOME: home, ...options.env } });
 }
 
 describe('refund against a served sandbox', () => {

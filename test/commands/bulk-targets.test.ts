@@ -6,7 +6,7 @@ import { readJournal } from '../../src/bulk/journal-state.js';
 import { tempHome } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, unusedPort } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
+import { runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { journalEntries, records, writeNdjson } from '../bulk/helpers.js';
 
@@ -22,7 +22,9 @@ interface JsonReport {
 const serve = serversClosedAfterEach();
 
 function create(home: string, extra: string[] = [], env: Record<string, string> = {}) {
-  return runSafeCli(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], { env: { HOME: home, ...env } });
+  return runSafeMain(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], {
+    env: { HOME: home, ...env },
+  });
 }
 
 describe('a journal belongs to one target', () => {

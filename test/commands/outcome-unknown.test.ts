@@ -3,7 +3,7 @@ import { homeFor, runCreate } from '../helpers/create-cli.js';
 import { tempHome } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, unusedPort } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeCli } from '../helpers/safe-cli.js';
+import { newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // One create or refund says which of three things happened: created, not sent, or "may have been sent" (exit 8,
@@ -71,7 +71,7 @@ describe('a refund whose answer is lost after the service made it', () => {
   it('exits 8 and says the refund may already exist', async () => {
     const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 80 });
     await setFaults(sandbox.url, { faults: { 'drop-after-commit': 1 } });
-    const result = await runSafeCli(
+    const result = await runSafeMain(
       ['refund', invoiceNumber, '--amount', '80', '--reason', 'Late', '--order-ref', orderReferenceNumber, '--yes'],
       { env: { HOME: homeFor(sandbox) } },
     );
@@ -109,7 +109,7 @@ describe('other answers a create cannot trust', () => {
 
   it('no answer within --timeout after the body was written: outcome unknown, one attempt of 1 s', async () => {
     const server = await serve(() => undefined);
-    const timed = await runSafeCli(['--timeout', '1', 'create', 'single', ...invoiceFlags], {
+    const timed = await runSafeMain(['--timeout', '1', 'create', 'single', ...invoiceFlags], {
       env: { HOME: homeAt(server.url) },
     });
     expect(timed.code, timed.stderr).toBe(8);
@@ -172,7 +172,7 @@ describe('other answers a create cannot trust', () => {
 describe('a token that cannot be put in a header', () => {
   it('from EINVOICE_TOKEN: exit 3 naming the variable, before any request', async () => {
     const server = await serve();
-    const result = await runSafeCli(['create', 'single', ...invoiceFlags], {
+    const result = await runSafeMain(['create', 'single', ...invoiceFlags], {
       env: { HOME: tempHome(), EINVOICE_BASE_URL: server.url, EINVOICE_TOKEN: 'first-line\nsecond-line' },
     });
     expect(result.code, result.stderr).toBe(3);
@@ -185,7 +185,7 @@ describe('a token that cannot be put in a header', () => {
     const server = await serve();
     const home = tempHome();
     const file = writeProfile(home, localProfile(server.url, 'two words-0123456789'));
-    const result = await runSafeCli(['stats'], { env: { HOME: home } });
+    const result = await runSafeMain(['stats'], { env: { HOME: home } });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain(`(from environments.local.token in ${file}) contains a space`);
     expect(server.requests).toHaveLength(0);
@@ -198,7 +198,7 @@ describe('a token that cannot be put in a header', () => {
       defaultEnv: 'local',
       environments: { local: { baseUrl: server.url, tokenCommand: 'echo line-one-token; echo line-two-token' } },
     });
-    const result = await runSafeCli(
+    const result = await runSafeMain(
       ['refund', '1000001', '--amount', '5', '--reason', 'x', '--order-ref', '1', '--yes'],
       {
         env: { HOME: home },
@@ -219,7 +219,7 @@ describe('time limits say what they are', () => {
       defaultEnv: 'local',
       environments: { local: { baseUrl: server.url, tokenCommand: 'sleep 20; echo late-token-0123456789' } },
     });
-    const result = await runSafeCli(['--timeout', '1', 'stats'], { env: { HOME: home } });
+    const result = await runSafeMain(['--timeout', '1', 'stats'], { env: { HOME: home } });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain('The tokenCommand of the local environment timed out after 1 second.');
     expect(server.requests).toHaveLength(0);
@@ -227,7 +227,7 @@ describe('time limits say what they are', () => {
 
   it('a stats that retried says how many attempts it made, each within --timeout', async () => {
     const server = await serve(() => undefined);
-    const result = await runSafeCli(['--timeout', '1', 'stats'], { env: { HOME: homeAt(server.url) } });
+    const result = await runSafeMain(['--timeout', '1', 'stats'], { env: { HOME: homeAt(server.url) } });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toContain('did not answer in time (3 attempts, each allowed 1 s)');
     expect(server.requests).toHaveLength(3);
@@ -237,7 +237,7 @@ describe('time limits say what they are', () => {
     const server = await serve((_request, response) =>
       sendJson(response, 503, { message: 'maintenance' }, { 'retry-after': '3600' }),
     );
-    const result = await runSafeCli(['stats'], { env: { HOME: homeAt(server.url) } });
+    const result = await runSafeMain(['stats'], { env: { HOME: homeAt(server.url) } });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toContain(
       'it asks to retry after 3600 s, more than the 60 s einvoice waits (--max-retry-after)',
@@ -248,10 +248,10 @@ describe('time limits say what they are', () => {
 
 describe('--help', () => {
   it('lists exit 8 (outcome unknown) and 143 (SIGTERM) with the others', async () => {
-    const help = await runSafeCli(['--help']);
+    const help = await runSafeMain(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('  8    outcome unknown: a create or refund may have reached the service');
-    expect(help.stdout).toContain('  143  terminated (SIGTERM)');
+    expect(help.stdout).toContain('  143  terminated (SIGTERM), handled as one Ctrl-C');
   });
 });
 
@@ -269,7 +269,7 @@ describe('a refund answered with a success status', () => {
       ['application/json', '{"status":"REFUNDED"}'],
     ] as const) {
       const server = await answering(contentType, body);
-      const result = await runSafeCli(refundArgs, { env: { HOME: homeAt(server.url) } });
+      const result = await runSafeMain(refundArgs, { env: { HOME: homeAt(server.url) } });
       expect(result.code, `${body}: ${result.stderr}`).toBe(0);
       expect(result.stdout).toContain('Refunded 5.00 of invoice 1000007');
     }
@@ -283,7 +283,7 @@ describe('a refund answered with a success status', () => {
       ['application/json', ''],
     ] as const) {
       const server = await answering(contentType, body);
-      const result = await runSafeCli(refundArgs, { env: { HOME: homeAt(server.url) } });
+      const result = await runSafeMain(refundArgs, { env: { HOME: homeAt(server.url) } });
       expect(result.code, `${body}: ${result.stderr}`).toBe(8);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('the refund of invoice 1000007 may already exist');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
+import { runSafeMain } from '../helpers/safe-cli.js';
 import { invoicesByNote, records, serveSandbox, writeNdjson, type ServedSandbox } from '../bulk/helpers.js';
 
 // 1,000 invoices against a sandbox in another process that fails a fifth of the requests: 503 and 429 with
@@ -33,7 +33,7 @@ describe('bulk creation against a faulty service', () => {
     const batch = records(1000, 4);
     writeNdjson(home, 'batch.ndjson', batch);
     const run = (extra: string[]) =>
-      runSafeCli(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '16', ...extra], {
+      runSafeMain(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '16', ...extra], {
         env: { HOME: home },
       });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeCli } from '../helpers/safe-cli.js';
+import { newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 type Group = { totalCount: number; totalAmount: number };
@@ -12,7 +12,7 @@ type Statistics = Record<
 >;
 
 function run(home: string, args: string[], env: Record<string, string> = {}) {
-  return runSafeCli(args, { env: { HOME: home, ...env } });
+  return runSafeMain(args, { env: { HOME: home, ...env } });
 }
 
 /** `stats --json` of the sandbox used from `home`. */
