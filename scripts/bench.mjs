@@ -9,6 +9,11 @@
 //   validation   --dry-run of 100,000 NDJSON records: records per second   goal >= 150,000/s
 //   memory       peak RSS of that dry run   goal <= 120 MiB
 //   csv          --dry-run of the same 100,000 records as CSV: rate / the NDJSON rate   goal >= 0.5, RSS <= 120 MiB
+//   sandbox      the built-in sandbox (its SQLite state file under XDG_STATE_HOME), no latency:
+//                  three bulk runs of 1,000 into it: the third's time / the first's   goal <= 1.3
+//                  stats with 100,000 invoices in it / stats with the demo's 8        goal <= 1.5
+//                  two bulk runs of 1,000 at once / the same two one after the other   goal < 1
+//                (`--sandbox` measures only these, on this Node)
 //
 // The bulk goals are measured against a minimal stub of the service in its own process, which spends almost nothing
 // per request, so that the figures are the CLI's: the sandbox validates and stores every invoice, and on two cores
@@ -18,6 +23,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
@@ -256,9 +262,9 @@ function writeCsvRecords(path, count) {
   writeFileSync(path, `\uFEFF${lines.join('\r\n')}\r\n`);
 }
 
-function writeRecords(path, count, withReference = true) {
+function writeRecords(path, count, withReference = true, first = 1) {
   const lines = [];
-  for (let index = 1; index <= count; index++) lines.push(JSON.stringify(benchRecord(index, withReference)));
+  for (let index = first; index < first + count; index++) lines.push(JSON.stringify(benchRecord(index, withReference)));
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
@@ -519,8 +525,106 @@ async function main() {
     existsSync('/usr/bin/time') ? 'by /usr/bin/time -v' : 'by /proc/PID/status VmHWM',
   );
 
+  await sandboxBench();
+  summary();
+}
+
+function summary() {
   const missed = rows.filter((row) => !row.ok).length;
   console.log(`\n${rows.length - missed} of ${rows.length} goals met${quick ? ' (BENCH_QUICK=1: fewer runs)' : ''}.`);
+}
+
+/** A home with no profile: its commands use the built-in sandbox, whose state file is under its XDG_STATE_HOME. */
+function builtInHome(name) {
+  const folder = join(work, name);
+  mkdirSync(folder, { recursive: true });
+  const env = benchEnv({ HOME: folder, XDG_STATE_HOME: join(folder, 'state') });
+  return { folder, env, run: (args) => timed(process.execPath, args, { cwd: folder, env }) };
+}
+
+/** Bulk runs into the built-in sandbox: cost per create against its size, stats at size, and two runs at once. */
+async function sandboxBench() {
+  const concurrency = 8;
+  const file = (name, count, first) => {
+    const path = join(work, `${name}.ndjson`);
+    writeRecords(path, count, true, first);
+    return path;
+  };
+
+  // Three runs of 1,000 one after another into one state file.
+  const growing = builtInHome('sandbox-growing');
+  const threeRuns = [];
+  for (let run = 0; run < 3; run++) {
+    threeRuns.push((await growing.run(bulkArgs(file(`grow-${run}`, 1000, 1 + run * 1000), concurrency))).ms);
+  }
+  const growth = threeRuns[2] / threeRuns[0];
+  report(
+    'sandbox: third bulk run of 1,000 / the first',
+    `${growth.toFixed(2)}x`,
+    '<= 1.3',
+    growth <= 1.3,
+    `runs: ${threeRuns.map(fmt).join(', ')}`,
+  );
+
+  // 100,000 invoices in slices of 25,000: the rate of each slice, then stats against them and against the demo's 8.
+  const full = builtInHome('sandbox-full');
+  const sliceSize = 25_000;
+  const rates = [];
+  for (let slice = 0; slice < 4; slice++) {
+    const ms = (await full.run(bulkArgs(file(`full-${slice}`, sliceSize, 1 + slice * sliceSize), 32))).ms;
+    rates.push(sliceSize / (ms / 1000));
+  }
+  info(
+    'sandbox: 100,000 creates in slices of 25,000',
+    `${(rates[3] / rates[0]).toFixed(2)}`,
+    `the last slice's rate / the first's; per second: ${rates.map((rate) => Math.round(rate)).join(', ')}`,
+  );
+  const empty = builtInHome('sandbox-empty');
+  await empty.run([bin, 'stats']);
+  await full.run([bin, 'stats']);
+  const statsFull = [];
+  const statsEmpty = [];
+  for (let run = 0; run < startupRuns; run++) {
+    statsEmpty.push((await empty.run([bin, 'stats'])).ms);
+    statsFull.push((await full.run([bin, 'stats'])).ms);
+  }
+  const atSize = median(statsFull) / median(statsEmpty);
+  report(
+    'sandbox: stats with 100,000 invoices / with 8',
+    `${atSize.toFixed(2)}x`,
+    '<= 1.5',
+    atSize <= 1.5,
+    `${startupRuns} runs each: ${fmt(median(statsFull))} / ${fmt(median(statsEmpty))}`,
+  );
+
+  // Two runs of 1,000 at once into one state file, against the same two one after the other, in fresh state files,
+  // taking turns so that both see the same machine.
+  const rounds = quick ? 1 : 3;
+  const apartTimes = [];
+  const togetherTimes = [];
+  for (let round = 0; round < rounds; round++) {
+    const pair = (name) => [file(`${name}-${round}-a`, 1000, 1), file(`${name}-${round}-b`, 1000, 1001)];
+    const apart = builtInHome(`sandbox-apart-${round}`);
+    const [a1, b1] = pair('apart');
+    const sequentialStarted = performance.now();
+    await apart.run(bulkArgs(a1, concurrency));
+    await apart.run(bulkArgs(b1, concurrency));
+    apartTimes.push(performance.now() - sequentialStarted);
+    const together = builtInHome(`sandbox-together-${round}`);
+    const [a2, b2] = pair('together');
+    const concurrentStarted = performance.now();
+    await Promise.all([together.run(bulkArgs(a2, concurrency)), together.run(bulkArgs(b2, concurrency))]);
+    togetherTimes.push(performance.now() - concurrentStarted);
+  }
+  const sequential = median(apartTimes);
+  const concurrent = median(togetherTimes);
+  report(
+    'sandbox: two bulk runs of 1,000 at once / one by one',
+    `${(concurrent / sequential).toFixed(2)}x`,
+    '< 1',
+    concurrent < sequential,
+    `${rounds} rounds: at once ${fmt(concurrent)}, one after the other ${fmt(sequential)}`,
+  );
 }
 
 /** The path of Node 22's binary, installed from the npm registry into npm's cache by npx. */
@@ -542,9 +646,10 @@ function benchOnNode22() {
 
 const [flag, value] = process.argv.slice(2);
 const onlyNode22 = flag === '--node' && value === '22';
-(onlyNode22 ? Promise.resolve() : main())
+const onlySandbox = flag === '--sandbox';
+(onlyNode22 ? Promise.resolve() : onlySandbox ? sandboxBench().then(summary) : main())
   .then(async () => {
-    if (flag === '--here') return;
+    if (flag === '--here' || onlySandbox) return;
     console.log('');
     await benchOnNode22();
   })
