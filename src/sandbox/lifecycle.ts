@@ -44,8 +44,9 @@ export function tick(state: StateDraft, now: Date): string[] {
     if (isDueForExpiry(invoice, nowIso)) {
       invoice.status = 'EXPIRED';
       invoice.expiredAt = invoice.expiryDate;
-      if (invoice.invoice.alertMerchantUponExpiry)
+      if (invoice.invoice.alertMerchantUponExpiry) {
         state.addMessages([merchantExpiryAlert(invoice, invoice.expiryDate)]);
+      }
       expired.push(invoice.invoiceNumber);
     }
     state.saveInvoice(invoice);
