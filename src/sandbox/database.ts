@@ -202,12 +202,7 @@ let sqlite: Promise<typeof import('node:sqlite')> | undefined;
 function loadSqlite(): Promise<typeof import('node:sqlite')> {
   sqlite ??= (async () => {
     const emitWarning = process.emitWarning;
-    process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
-      const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
-      const text = typeof warning === 'string' ? warning : warning.message;
-      if (type === 'ExperimentalWarning' && /^SQLite\b/.test(text)) return;
-      return Reflect.apply(emitWarning, process, [warning, ...rest]) as void;
-    } as typeof process.emitWarning;
+    process.emitWarning = withoutSqliteWarning(emitWarning);
     try {
       return await import('node:sqlite');
     } finally {
@@ -215,4 +210,20 @@ function loadSqlite(): Promise<typeof import('node:sqlite')> {
     }
   })();
   return sqlite;
+}
+
+/** `emitWarning`, but for the ExperimentalWarning Node 22 gives on loading node:sqlite; every other warning passes. */
+export function withoutSqliteWarning(emitWarning: typeof process.emitWarning): typeof process.emitWarning {
+  return function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+    const option = rest[0];
+    const type =
+      typeof warning !== 'string'
+        ? warning.name
+        : typeof option === 'string'
+          ? option
+          : (option as { type?: string } | undefined)?.type;
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (type === 'ExperimentalWarning' && /^SQLite is an experimental feature/.test(text)) return;
+    return Reflect.apply(emitWarning, process, [warning, ...rest]) as void;
+  } as typeof process.emitWarning;
 }
