@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -105,6 +105,37 @@ describe('einvoice sandbox export', () => {
     expect(state.invoices).toHaveLength(8);
     expect(state.invoices[0]).toMatchObject({ invoiceNumber: '1000001', status: 'PAID' });
     expect(exported.stdout).toBe(`${JSON.stringify(state, null, 2)}\n`);
+  });
+
+  it('ends quietly, exit 0, when its reader leaves early (| head)', async () => {
+    const home = tempHome();
+    // A state of an earlier version, large enough to be printed in many pieces.
+    const invoice = (index: number) => ({
+      invoiceNumber: String(1000000 + index),
+      kind: 'single',
+      status: 'UNPAID',
+      amount: 10,
+      sendingDate: '2030-01-01',
+      releaseDate: '2030-01-01T00:00:00.000Z',
+      expiryDate: '2030-02-01T00:00:00.000Z',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      request: { note: 'x'.repeat(1000) },
+      refunds: [],
+    });
+    const invoices = Array.from({ length: 500 }, (_, index) => invoice(index + 1));
+    const state = { version: 1, nextInvoiceNumber: '1000501', nextOrderReference: '1', clockOffsetMs: 0, outbox: [] };
+    writeFileSync(join(home, 'old.json'), JSON.stringify({ ...state, invoices, tokens: [] }));
+    const child = spawn(process.execPath, [binPath, 'sandbox', 'export', '--state', 'old.json'], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    expect(stderr).not.toMatch(/EPIPE|Unexpected error/);
+    expect(code).toBe(0);
   });
 
   it('reads the file of a served sandbox with --state, and refuses one that is not there (exit 2)', async () => {

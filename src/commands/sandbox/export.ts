@@ -29,13 +29,23 @@ export async function exportSandbox(options: ExportOptions, context: CommandCont
     notice: (line) => terminal.info(line),
     write: (text) => write(context.stdout, text),
   }).catch((error: unknown) => {
+    // `sandbox export | head` has what it wanted: the rest is not read.
+    if (error instanceof ReaderGone) return;
     throw error instanceof StateFileError ? new UsageError(error.message, { cause: error }) : error;
   });
 }
 
+/** The reader of stdout closed it. */
+class ReaderGone extends Error {}
+
 /** Writes `text`, waiting while the reader is behind. */
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    stream.write(text, (error) => (error ? reject(error) : resolve()));
+    stream.write(text, (error) => {
+      const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+      if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') reject(new ReaderGone());
+      else if (error) reject(error);
+      else resolve();
+    });
   });
 }
