@@ -26,6 +26,8 @@ export default tseslint.config(
   {
     // The dashboard's script runs in the browser as it is shipped.
     files: ['dashboard/**/*.js'],
-    languageOptions: { globals: { document: 'readonly', fetch: 'readonly', EventSource: 'readonly' } },
+    languageOptions: {
+      globals: { document: 'readonly', fetch: 'readonly', EventSource: 'readonly', URLSearchParams: 'readonly' },
+    },
   },
 );

@@ -1,5 +1,6 @@
-// The sandbox dashboard. It reads the whole view from /__sandbox/dashboard, reads it again whenever
-// /__sandbox/events says the state changed, and acts only through the admin and service routes the CLI uses, with
+// The sandbox dashboard. It reads a page of the view from /__sandbox/dashboard (the newest invoices of the state
+// chosen, or those found by number or business reference), reads it again whenever /__sandbox/events says the state
+// changed, and acts only through the admin and service routes the CLI uses, with
 // same-origin JSON requests. Text from invoices is only ever set as textContent, never parsed as HTML.
 
 /** The six groups of the statistics, in the order the page lists them. */
@@ -25,8 +26,9 @@ const pageSize = 50;
 const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const $ = (selector, root = document) => root.querySelector(selector);
 
-/** The last view read, how many invoices are shown, and each shown invoice's card with what it was made from. */
+/** The last view read and the query it answered, how many invoices are asked for, and each shown card. */
 let view;
+let viewQuery;
 let shown = pageSize;
 const cards = new Map();
 
@@ -79,7 +81,8 @@ function refresh() {
     try {
       do {
         readAgain = false;
-        render(await request('GET', '/__sandbox/dashboard'));
+        const query = currentQuery();
+        render(await request('GET', `/__sandbox/dashboard?${query}`), query);
       } while (readAgain);
     } catch (error) {
       announce(`Could not read the sandbox: ${error.message}`, true);
@@ -100,9 +103,21 @@ async function act(work) {
   await refresh();
 }
 
-function render(next) {
-  const before = view && new Set(view.invoices.map((invoice) => invoice.invoiceNumber));
+/** What the page asks the sandbox for: the newest `shown` invoices of the state chosen, or of the search. */
+function currentQuery() {
+  const query = new URLSearchParams({ limit: String(shown) });
+  const status = $('#filter').value;
+  if (status) query.set('status', status);
+  const search = $('#search').value.trim();
+  if (search) query.set('search', search);
+  return query.toString();
+}
+
+function render(next, query) {
+  // New invoices are announced only when the page asked the same question as before.
+  const before = view && query === viewQuery && new Set(view.invoices.map((invoice) => invoice.invoiceNumber));
   view = next;
+  viewQuery = query;
   const now = $('#now');
   now.textContent = formatTime(next.now);
   now.dateTime = next.now;
@@ -140,9 +155,10 @@ function renderStatistics(statistics) {
 }
 
 function renderInvoices() {
+  // The sandbox has filtered already; filtering here too shows a new choice of state at once, before it answers.
   const filter = $('#filter').value;
-  const matching = view.invoices.filter((invoice) => !filter || invoice.status === filter);
-  const visible = matching.slice(0, shown);
+  const visible = view.invoices.filter((invoice) => !filter || invoice.status === filter).slice(0, shown);
+  const matching = Math.max(view.matching, visible.length);
   let focusIn;
   const items = visible.map((invoice) => {
     const signature = JSON.stringify(invoice);
@@ -176,10 +192,12 @@ function renderInvoices() {
   for (const number of cards.keys()) if (!numbers.has(number)) cards.delete(number);
   focusIn?.querySelector('h3').focus();
   $('#invoice-count').textContent =
-    matching.length === 0
-      ? 'No invoices in this state.'
-      : `Newest first: ${visible.length} of ${matching.length} invoice${matching.length === 1 ? '' : 's'}.`;
-  $('#more').hidden = visible.length >= matching.length;
+    matching === 0
+      ? $('#search').value.trim()
+        ? 'No invoice has that number or business reference.'
+        : 'No invoices in this state.'
+      : `Newest first: ${visible.length} of ${matching} invoice${matching === 1 ? '' : 's'}.`;
+  $('#more').hidden = visible.length >= matching;
 }
 
 /** A copy of the template's first element. */
@@ -353,10 +371,16 @@ function follow() {
 $('#filter').addEventListener('change', () => {
   shown = pageSize;
   if (view) renderInvoices();
+  refresh();
 });
+$('#search').addEventListener('input', () => {
+  shown = pageSize;
+  refresh();
+});
+$('#search-form').addEventListener('submit', (event) => event.preventDefault());
 $('#more').addEventListener('click', () => {
   shown += pageSize;
-  renderInvoices();
+  refresh();
 });
 $('#clock-form').addEventListener('submit', (event) => {
   event.preventDefault();

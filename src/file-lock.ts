@@ -2,9 +2,9 @@ import { open, readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-// One lock of a file between processes, for a bulk run's journal and the sandbox's state file: a lock file created
-// exclusively and holding its owner's process id. A lock whose owner is gone (a killed run) is taken over at once,
-// without waiting for it to age.
+// One lock of a file between processes, for a bulk run's journal (the sandbox's database locks itself): a lock file
+// created exclusively and holding its owner's process id. A lock whose owner is gone (a killed run) is taken over at
+// once, without waiting for it to age.
 //
 // Taking over is the delicate part: two processes that both find the same dead owner must not both remove "the"
 // lock file, since the second removal would delete the first one's new lock. So a lock file of another process is

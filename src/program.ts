@@ -97,6 +97,10 @@ export function buildProgram(context: CommandContext): Root {
     const { showSandboxOutbox } = await import('./commands/sandbox/admin.js');
     await showSandboxOutbox(command.optsWithGlobals(), context);
   });
+  sandbox.export.action(async (_options, command) => {
+    const { exportSandbox } = await import('./commands/sandbox/export.js');
+    await exportSandbox(command.optsWithGlobals(), context);
+  });
 
   const config = declareConfig(program);
   config.init.action(async (_options, command) => {

@@ -17,9 +17,15 @@ function stateHome(env: NodeJS.ProcessEnv): string {
     : userFolder(env.XDG_STATE_HOME, '.local', 'state');
 }
 
-/** The file that keeps the embedded sandbox's invoices between commands, in the merchant's state folder. */
+/** The database that keeps the embedded sandbox's invoices between commands, in the merchant's state folder. */
 export function sandboxStateFile(env: NodeJS.ProcessEnv): string {
   if (env.EINVOICE_SANDBOX_STATE) return env.EINVOICE_SANDBOX_STATE;
+  return join(stateHome(env), 'einvoice', 'sandbox.sqlite');
+}
+
+/** Where earlier versions kept the embedded sandbox's state as JSON, read once into the database. */
+export function legacySandboxStateFile(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.EINVOICE_SANDBOX_STATE) return undefined;
   return join(stateHome(env), 'einvoice', 'sandbox.json');
 }
 

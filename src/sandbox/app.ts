@@ -29,9 +29,9 @@ export class SandboxApp {
     return freshState(this.firstInvoiceNumber, demo);
   }
 
-  /** Runs the time-driven transitions when some are due; reads never take the lock otherwise. */
-  async tick(): Promise<void> {
-    const state = await this.store.read();
-    if (needsTick(state, sandboxNow(state))) await this.store.update((draft) => tick(draft, sandboxNow(draft)));
+  /** Runs the time-driven transitions when some are due; a request otherwise only reads. */
+  tick(): void {
+    const due = this.store.read((state) => needsTick(state, sandboxNow(state.counters())));
+    if (due) this.store.write((state) => tick(state, sandboxNow(state.counters())));
   }
 }

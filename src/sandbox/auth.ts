@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { validationError } from './http.js';
-import type { SandboxState } from './state.js';
+import type { IssuedToken } from './state.js';
+import type { StateDraft } from './store.js';
 
 /** A new random merchant token. */
 export function newToken(): string {
@@ -20,7 +21,7 @@ function sameText(a: string, b: string): boolean {
 export function authorizationProblem(
   header: string | undefined,
   mainToken: string,
-  state: SandboxState,
+  issuedTokens: IssuedToken[],
   now: Date,
 ): string | undefined {
   if (!header) return 'The Authorization header is missing; send Authorization: Bearer <token>.';
@@ -28,14 +29,14 @@ export function authorizationProblem(
   if (!match?.[1]) return 'The Authorization header must be Bearer <token>.';
   const token = match[1];
   if (sameText(token, mainToken)) return undefined;
-  const issued = state.tokens.find((candidate) => sameText(candidate.token, token));
+  const issued = issuedTokens.find((candidate) => sameText(candidate.token, token));
   if (!issued) return 'The token is not valid.';
   if (Date.parse(issued.expiresAt) <= now.getTime()) return `The token expired at ${issued.expiresAt}.`;
   return undefined;
 }
 
 /** Issues a token valid for `ttlSeconds` of sandbox time. */
-export function issueToken(state: SandboxState, ttlSeconds: number, now: Date): { token: string; expiresAt: string } {
+export function issueToken(state: StateDraft, ttlSeconds: number, now: Date): { token: string; expiresAt: string } {
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
   if (Number.isNaN(expiresAt.getTime())) {
     throw validationError([{ path: 'ttlSeconds', message: 'is past the last date the sandbox can hold' }]);
@@ -43,7 +44,7 @@ export function issueToken(state: SandboxState, ttlSeconds: number, now: Date): 
   const issued = { token: newToken(), expiresAt: expiresAt.toISOString() };
   // Tokens that expired more than a day ago are dropped, so the state does not grow without end.
   const dayAgo = now.getTime() - 86_400_000;
-  state.tokens = state.tokens.filter((token) => Date.parse(token.expiresAt) > dayAgo);
-  state.tokens.push(issued);
+  for (const token of state.tokens()) if (Date.parse(token.expiresAt) <= dayAgo) state.removeToken(token.token);
+  state.addToken(issued);
   return issued;
 }

@@ -86,6 +86,11 @@ export function invoiceNotFound(invoiceNumber: string): SandboxHttpError {
   return new SandboxHttpError(404, serviceErrorCodes.notFound, `There is no invoice ${invoiceNumber}.`);
 }
 
+/** The query of a request's address as plain fields (the last value of a field given twice). */
+export function queryOf(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams);
+}
+
 /** The largest request body the sandbox reads: 1 MiB. */
 export const maxBodyBytes = 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { FaultInjector } from './faults.js';
 import { adminRoutes } from './routes/admin.js';
 import { serviceRoutes } from './routes/service.js';
 import { createSandboxServer, type SandboxLogEvent } from './server.js';
-import { openStore } from './store.js';
+import { openStateFile } from './state-file.js';
 
 export type { FaultKind } from '../schemas/sandbox-admin.js';
 export type { SandboxLogEvent } from './server.js';
@@ -23,8 +23,12 @@ export interface SandboxOptions {
   host?: string;
   /** Port to listen on; default 0 (a free one). */
   port?: number;
-  /** Keep the state in this JSON file, safely shared between processes; absent = in memory only. */
+  /** Keep the state in this database file, safely shared between processes; absent = in memory only. */
   stateFile?: string;
+  /** Where an earlier version kept this state as JSON: imported once into a new `stateFile`, then renamed. */
+  legacyStateFile?: string;
+  /** Told, in a sentence for the merchant, of what happened to the state file (a JSON state imported). */
+  notice?: (line: string) => void;
   /** The merchant token accepted; default a new random one (`sbx_...`). */
   token?: string;
   /** Seed a new state (no file, or an empty one) with the demo invoices. */
@@ -55,6 +59,30 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
+/**
+ * Writes the whole state kept in `stateFile` as JSON, as the sandbox's state file of earlier versions held it, a
+ * piece at a time. A missing file starts as the sandbox would start it (`demo`).
+ */
+export async function exportSandboxState(options: {
+  stateFile: string;
+  legacyStateFile?: string;
+  demo?: boolean;
+  notice?: (line: string) => void;
+  write: (text: string) => Promise<void>;
+}): Promise<void> {
+  const store = await openStateFile({
+    file: resolve(options.stateFile),
+    legacyFile: options.legacyStateFile === undefined ? undefined : resolve(options.legacyStateFile),
+    create: () => freshState('1000001', options.demo ?? false),
+    notice: options.notice ?? (() => {}),
+  });
+  try {
+    await store.export(options.write);
+  } finally {
+    store.close();
+  }
+}
+
 /** Starts the local, stateful implementation of the e-invoice service. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const firstInvoiceNumber = options.firstInvoiceNumber ?? '1000001';
@@ -76,9 +104,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!/^\S+$/.test(token)) throw new RangeError('The sandbox token must be non-empty text without spaces');
 
   const stateFile = options.stateFile === undefined ? undefined : resolve(options.stateFile);
-  const stored = await openStore({
+  const stored = await openStateFile({
     file: stateFile,
+    legacyFile: options.legacyStateFile === undefined ? undefined : resolve(options.legacyStateFile),
     create: () => freshState(firstInvoiceNumber, options.demo ?? false),
+    notice: options.notice ?? (() => {}),
   });
   const feed = options.ui ? new ChangeFeed(stateFile) : undefined;
   const store = feed ? feed.observe(stored) : stored;
@@ -88,16 +118,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     seed: settings.data.seed ?? 1,
   });
   const app = new SandboxApp({ store, token, faults, firstInvoiceNumber });
-  const { server, close } = createSandboxServer(
+  const { server, close: closeServer } = createSandboxServer(
     app,
     [...serviceRoutes(app), ...adminRoutes(app), ...(feed ? dashboardRoutes(app, feed) : [])],
     options.log ?? (() => {}),
   );
 
+  // The database closes once the server has: requests under way still use it.
+  const close = () => closeServer().then(() => store.close());
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 0, host);
   await once(server, 'listening').catch((error: unknown) => {
     feed?.close();
+    store.close();
     throw error;
   });
   const { port } = server.address() as AddressInfo;

@@ -5,18 +5,21 @@ import type { Refund } from '../schemas/refund.js';
 import { isSameInvoice } from '../schemas/same-invoice.js';
 import { serviceErrorCodes } from '../schemas/service-error.js';
 import { SandboxHttpError, invoiceNotFound } from './http.js';
-import { incrementDigits, type SandboxState, type StoredInvoice } from './state.js';
+import { incrementDigits, type StoredInvoice } from './state.js';
+import type { StateDraft, StateView } from './store.js';
 
-// What the service does to invoices: create, pay, cancel, refund. Each runs on a draft of the state and throws a
-// SandboxHttpError when the invoice is not in a state that allows it.
+// What the service does to invoices: create, pay, cancel, refund. Each runs in a write transaction and throws a
+// SandboxHttpError, changing nothing, when the invoice is not in a state that allows it.
 
 /**
  * Rule 2.3.2: an earlier invoice (of either kind, in any status) with the same business reference, amount and
  * sending date. Invoices without a business reference are never duplicates.
  */
-export function findDuplicate(state: SandboxState, invoice: Invoice): StoredInvoice | undefined {
+export function findDuplicate(state: StateView, invoice: Invoice): StoredInvoice | undefined {
   if (invoice.businessReference === undefined) return undefined;
-  return state.invoices.find((earlier) => isSameInvoice(earlier, invoice));
+  return state
+    .sameReference(invoice.businessReference, invoice.sendingDate)
+    .find((earlier) => isSameInvoice(earlier, invoice));
 }
 
 /**
@@ -30,15 +33,15 @@ export function cycleOf(invoice: Invoice): { cycle?: { cycleType: string; cycleV
 }
 
 /** Hands out the next order reference number. */
-export function takeOrderReference(state: SandboxState): string {
-  const reference = state.nextOrderReference;
-  state.nextOrderReference = incrementDigits(reference);
+export function takeOrderReference(state: StateDraft): string {
+  const reference = state.counters().nextOrderReference;
+  state.setCounters({ nextOrderReference: incrementDigits(reference) });
   return reference;
 }
 
 /** Records a new invoice under the next number; a duplicate is refused with 409 naming the existing number. */
 export function createInvoice(
-  state: SandboxState,
+  state: StateDraft,
   kind: InvoiceKind,
   request: unknown,
   invoice: Invoice,
@@ -54,8 +57,8 @@ export function createInvoice(
       { invoiceNumber: duplicate.invoiceNumber },
     );
   }
-  const invoiceNumber = state.nextInvoiceNumber;
-  state.nextInvoiceNumber = incrementDigits(invoiceNumber);
+  const invoiceNumber = state.counters().nextInvoiceNumber;
+  state.setCounters({ nextInvoiceNumber: incrementDigits(invoiceNumber) });
   const stored: StoredInvoice = {
     invoiceNumber,
     kind,
@@ -75,13 +78,13 @@ export function createInvoice(
   if (invoice.paymentType === 'PUSH_TO_SERVICE_PAY') {
     stored.orderReferenceNumber = takeOrderReference(state);
   }
-  state.invoices.push(stored);
+  state.insertInvoice(stored);
   return stored;
 }
 
 /** The invoice numbered `invoiceNumber`, or a 404. */
-export function findInvoice(state: SandboxState, invoiceNumber: string): StoredInvoice {
-  const invoice = state.invoices.find((candidate) => candidate.invoiceNumber === invoiceNumber);
+export function findInvoice(state: StateView, invoiceNumber: string): StoredInvoice {
+  const invoice = state.invoice(invoiceNumber);
   if (!invoice) throw invoiceNotFound(invoiceNumber);
   return invoice;
 }
@@ -97,21 +100,23 @@ function requireUnpaid(invoice: StoredInvoice, action: string, status: number): 
 }
 
 /** Pays an unpaid invoice as its customer would; the payment produces its order reference number. */
-export function payInvoice(state: SandboxState, invoiceNumber: string, now: Date): StoredInvoice {
+export function payInvoice(state: StateDraft, invoiceNumber: string, now: Date): StoredInvoice {
   const invoice = findInvoice(state, invoiceNumber);
   requireUnpaid(invoice, 'paid', 409);
   invoice.status = 'PAID';
   invoice.paidAt = now.toISOString();
   invoice.orderReferenceNumber ??= takeOrderReference(state);
+  state.saveInvoice(invoice);
   return invoice;
 }
 
 /** Cancels an unpaid invoice. */
-export function cancelInvoice(state: SandboxState, invoiceNumber: string, now: Date): StoredInvoice {
+export function cancelInvoice(state: StateDraft, invoiceNumber: string, now: Date): StoredInvoice {
   const invoice = findInvoice(state, invoiceNumber);
   requireUnpaid(invoice, 'canceled', 409);
   invoice.status = 'CANCELED';
   invoice.canceledAt = now.toISOString();
+  state.saveInvoice(invoice);
   return invoice;
 }
 
@@ -121,7 +126,7 @@ const rejected = (message: string) => new SandboxHttpError(400, serviceErrorCode
  * Refunds a paid invoice: the order reference number must be its payment's and the amount at most the invoice's.
  * One refund (full or partial) moves the invoice to REFUNDED, so it cannot be refunded twice.
  */
-export function refundInvoice(state: SandboxState, invoiceNumber: string, refund: Refund, now: Date): StoredInvoice {
+export function refundInvoice(state: StateDraft, invoiceNumber: string, refund: Refund, now: Date): StoredInvoice {
   const invoice = findInvoice(state, invoiceNumber);
   if (invoice.status !== 'PAID') {
     throw new SandboxHttpError(
@@ -148,5 +153,6 @@ export function refundInvoice(state: SandboxState, invoiceNumber: string, refund
     orderReferenceNumber: refund.orderReferenceNumber,
     at: now.toISOString(),
   });
+  state.saveInvoice(invoice);
   return invoice;
 }

@@ -110,7 +110,7 @@ async function dispatch(app: SandboxApp, routes: Route[], req: IncomingMessage):
     });
   }
   if (route.scope === 'service') await authenticate(app, req);
-  await app.tick();
+  app.tick();
   // Faults come after the token check (an unauthenticated caller never sees them) and before the body is read.
   const fault = route.scope === 'service' ? await injectFault(app) : undefined;
   if (fault === 'drop') return { drop: true };
@@ -125,8 +125,8 @@ async function dispatch(app: SandboxApp, routes: Route[], req: IncomingMessage):
 }
 
 async function authenticate(app: SandboxApp, req: IncomingMessage): Promise<void> {
-  const state = await app.store.read();
-  const problem = authorizationProblem(req.headers.authorization, app.token, state, sandboxNow(state));
+  const { tokens, now } = app.store.read((state) => ({ tokens: state.tokens(), now: sandboxNow(state.counters()) }));
+  const problem = authorizationProblem(req.headers.authorization, app.token, tokens, now);
   if (problem) {
     throw new SandboxHttpError(401, serviceErrorCodes.unauthorized, problem, {
       headers: { 'www-authenticate': 'Bearer' },

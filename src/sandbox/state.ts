@@ -1,7 +1,8 @@
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import type { SandboxInvoiceStatus, SandboxOutboxMessage } from '../schemas/sandbox-admin.js';
 
-// The sandbox's whole state: plain JSON, so it can be kept in memory or in a file shared between processes.
+// The sandbox's state as JSON: what the state file of earlier versions held, what `sandbox export` prints and what a
+// new state starts from. The sandbox itself keeps it in a database (store.ts).
 
 export type InvoiceStatus = SandboxInvoiceStatus;
 
@@ -82,10 +83,10 @@ export function incrementDigits(digits: string): string {
   return (BigInt(digits) + 1n).toString();
 }
 
-/** A state file that cannot be read as a sandbox state. */
+/** A state file that cannot be read as a sandbox state (JSON of an earlier version, or the database). */
 export class StateFileError extends Error {}
 
-/** Reads a state file's text; throws StateFileError when it is not a sandbox state. */
+/** Reads the text of a JSON state file; throws StateFileError when it is not a sandbox state. */
 export function parseState(text: string, file: string): SandboxState {
   let parsed: unknown;
   try {

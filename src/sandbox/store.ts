@@ -1,216 +1,334 @@
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { parseState, type SandboxState } from './state.js';
-import { takeLock } from '../file-lock.js';
+import { toMinorUnits } from '../schemas/money.js';
+import type { Statistics } from '../schemas/statistics.js';
+import { openDatabase, type Database, type Row } from './database.js';
+import type { InvoiceStatus, IssuedToken, OutboxMessage, SandboxState, StoredInvoice } from './state.js';
+import { computeStatistics, type StatusTotals } from './statistics.js';
 
 /**
- * Holds the sandbox's state in memory, or in a JSON file that several sandbox processes may share. Every change
- * runs under a cross-process lock on a state freshly read from the file, and is written atomically, so no process
- * loses another's writes.
+ * The sandbox's state, in a SQLite database: in memory, or in a file several processes share. Every change runs in
+ * one transaction (so a change that throws leaves nothing behind), and a reader never waits for a writer.
  */
 export interface StateStore {
-  /** The current state, re-read when another process has changed the file. Treat it as read-only. */
-  read(): Promise<SandboxState>;
+  /** Runs `work` on one consistent view of the state. */
+  read<T>(work: (state: StateView) => T): T;
   /**
-   * Runs `mutate` on the freshest state and keeps the result. A mutation checks everything before it changes
-   * anything (as every handler in invoices.ts does), so one that throws leaves the state as it was.
+   * Writes the whole state as the JSON text the sandbox's old state file held, but for the issued tokens (secrets),
+   * a piece at a time, each piece awaited, all from one snapshot.
    */
-  update<T>(mutate: (draft: SandboxState) => T): Promise<T>;
+  export(write: (text: string) => Promise<void>): Promise<void>;
+  /** Runs `work` in one write transaction; it has committed when this returns. */
+  write<T>(work: (state: StateDraft) => T): T;
+  close(): void;
 }
 
-/** Opens the store: in memory, or backed by `file` (created, with `create()`, when missing or empty). */
-export async function openStore(options: { file?: string; create: () => SandboxState }): Promise<StateStore> {
-  if (!options.file) return new MemoryStore(options.create());
-  const store = new FileStore(options.file, options.create);
-  await store.init();
-  return store;
+/** The counters of a state: the next numbers handed out, and the sandbox clock's offset from real time. */
+export interface Counters {
+  nextInvoiceNumber: string;
+  nextOrderReference: string;
+  clockOffsetMs: number;
 }
 
-class MemoryStore implements StateStore {
-  #state: SandboxState;
-
-  constructor(state: SandboxState) {
-    this.#state = state;
-  }
-
-  async read(): Promise<SandboxState> {
-    return this.#state;
-  }
-
-  async update<T>(mutate: (draft: SandboxState) => T): Promise<T> {
-    // In place: copying the whole state on every write made a run of thousands of creates quadratic.
-    return mutate(this.#state);
-  }
+/** A page of invoices: the invoices, and the cursor of the next page when there is one. */
+export interface InvoicePage {
+  invoices: StoredInvoice[];
+  next?: string;
 }
 
-/** How long a change waits for another process to let go of the state file before it fails. */
-const lockWaitMs = 30_000;
-
-interface PendingChange {
-  mutate: (draft: SandboxState) => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
+/** Which invoices the dashboard shows: the newest `limit` of a status, or whose number or reference begins so. */
+export interface NewestFilter {
+  limit: number;
+  status?: InvoiceStatus;
+  search?: string;
 }
 
-/** The state file's text: indented, so that a merchant can read it. */
-function serializeState(state: SandboxState): string {
-  return `${JSON.stringify(state, null, 2)}\n`;
+/** What the handlers read. */
+export interface StateView {
+  counters(): Counters;
+  /** The invoice numbered `invoiceNumber`, if there is one. */
+  invoice(invoiceNumber: string): StoredInvoice | undefined;
+  /** The invoices that may be the same invoice by rule 2.3.2: same business reference and sending date. */
+  sameReference(businessReference: string, sendingDate: string): StoredInvoice[];
+  /** Unpaid invoices whose release (not yet issued) or expiry date is at or before `nowIso`, in creation order. */
+  due(nowIso: string, limit?: number): StoredInvoice[];
+  statistics(): Statistics;
+  /** Every invoice in creation order, or a page of them after the invoice numbered `after`. */
+  invoices(page?: { limit?: number; after?: string }): InvoicePage;
+  /** The newest invoices that pass `filter`, and how many pass it. */
+  newest(filter: NewestFilter): { invoices: StoredInvoice[]; matching: number };
+  /** The outbox in the order it was written; only the messages of `invoiceNumbers` when given. */
+  outbox(invoiceNumbers?: string[]): OutboxMessage[];
+  tokens(): IssuedToken[];
 }
 
-type WriteFileAtomic = (file: string, data: string) => Promise<void>;
+/** What the handlers change. */
+export interface StateDraft extends StateView {
+  setCounters(change: Partial<Counters>): void;
+  insertInvoice(invoice: StoredInvoice): void;
+  saveInvoice(invoice: StoredInvoice): void;
+  addMessages(messages: OutboxMessage[]): void;
+  addToken(token: IssuedToken): void;
+  removeToken(token: string): void;
+  /** Replaces everything with `state`. */
+  replace(state: SandboxState): void;
+}
 
-class FileStore implements StateStore {
-  readonly #file: string;
-  readonly #create: () => SandboxState;
-  #cache: SandboxState | undefined;
-  /** Identity of the file version in the cache: inode, size and mtime (an atomic write makes a new inode). */
-  #stamp = '';
-  /** The file's text as of `#stamp`. */
-  #text = '';
-  /** Changes of this process waiting for the commit under way; they never compete with each other for the lock. */
-  #pending: PendingChange[] = [];
-  #committing = false;
-  #write!: WriteFileAtomic;
+/** Opens the store: in memory, or in `file` (created when missing or empty, filled by `create()` or `initial`). */
+export async function openStore(options: {
+  file?: string;
+  /** The state a new database starts with. */
+  create: () => SandboxState;
+}): Promise<StateStore> {
+  const database = await openDatabase(options.file, (db) => new SqlState(db).replace(options.create()));
+  const state = new SqlState(database);
+  return {
+    read: (work) => database.read(() => work(state)),
+    export: (write) => database.readAsync(() => writeState(database, state, write)),
+    write: (work) => database.write(() => work(state)),
+    close: () => database.close(),
+  };
+}
 
-  constructor(file: string, create: () => SandboxState) {
-    this.#file = file;
-    this.#create = create;
+/** The largest integer SQLite keeps exactly; an amount past it (a state from before the ceilings) is kept as text. */
+const largestInteger = 2n ** 63n - 1n;
+
+/** Columns of an invoice row, its document (the stored invoice as JSON) first. */
+function invoiceColumns(invoice: StoredInvoice) {
+  const minor = toMinorUnits(invoice.amount);
+  return [
+    JSON.stringify(invoice),
+    invoice.invoiceNumber,
+    invoice.status,
+    invoice.businessReference ?? null,
+    minor <= largestInteger && minor >= -largestInteger ? minor : null,
+    invoice.sendingDate,
+    invoice.releaseDate,
+    invoice.expiryDate,
+    invoice.createdAt,
+    invoice.issuedAt ?? null,
+  ] as const;
+}
+
+function documents(rows: Row[]): StoredInvoice[] {
+  return rows.map((row) => JSON.parse(row.document as string) as StoredInvoice);
+}
+
+class SqlState implements StateDraft {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
   }
 
-  async init(): Promise<void> {
-    // Loaded here rather than at the top so an in-memory sandbox never pays for it.
-    const { default: writeFileAtomic } = await import('write-file-atomic');
-    this.#write = (file, data) => writeFileAtomic(file, data, { mode: 0o600 });
-    await mkdir(dirname(this.#file), { recursive: true, mode: 0o700 });
-    await this.#locked(async () => {
-      await this.#removeTornWrites();
-      const { state, text } = await this.#readFile();
-      if (text.trim() === '') {
-        const state = this.#create();
-        await this.#save(state, serializeState(state));
-      } else this.#cache = state;
-    });
+  counters(): Counters {
+    const values = new Map(this.#db.all('SELECT name, value FROM counters').map((row) => [row.name, row.value]));
+    return {
+      nextInvoiceNumber: String(values.get('nextInvoiceNumber')),
+      nextOrderReference: String(values.get('nextOrderReference')),
+      clockOffsetMs: Number(values.get('clockOffsetMs')),
+    };
   }
 
-  async read(): Promise<SandboxState> {
-    const stamp = await this.#currentStamp();
-    if (stamp !== undefined && stamp !== this.#stamp) {
-      const { state } = await this.#readFile();
-      if (state) this.#cache = state;
+  setCounters(change: Partial<Counters>): void {
+    for (const [name, value] of Object.entries(change)) {
+      this.#db.run('INSERT OR REPLACE INTO counters (name, value) VALUES (?, ?)', name, String(value));
     }
-    if (!this.#cache) throw new Error(`The sandbox state file ${this.#file} has gone`);
-    return this.#cache;
   }
 
-  update<T>(mutate: (draft: SandboxState) => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.push({ mutate, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.#committing) void this.#commit();
-    });
+  invoice(invoiceNumber: string): StoredInvoice | undefined {
+    return documents(this.#db.all('SELECT document FROM invoices WHERE invoice_number = ?', invoiceNumber))[0];
   }
 
-  /**
-   * Applies the changes waiting, in order, under one lock, one read and one write of the file (a group commit):
-   * with one read and write per change, a bulk run of thousands of creates spent its time re-reading and
-   * re-writing the whole file.
-   */
-  async #commit(): Promise<void> {
-    this.#committing = true;
-    while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0);
-      try {
-        const outcomes = await this.#locked(async () => {
-          const { state, text } = await this.#latest();
-          // A state file deleted while the sandbox runs is written again from what this process last saw.
-          const draft = state ?? (this.#cache ? structuredClone(this.#cache) : this.#create());
-          // A change that throws has changed nothing (see StateStore.update), so the others still apply.
-          const settled = batch.map(({ mutate }) => {
-            try {
-              return { value: mutate(draft) };
-            } catch (error) {
-              return { error };
-            }
-          });
-          const next = serializeState(draft);
-          if (next !== text) await this.#save(draft, next);
-          return settled;
-        });
-        outcomes.forEach((outcome, index) => {
-          const { resolve, reject } = batch[index] as PendingChange;
-          if ('error' in outcome) reject(outcome.error);
-          else resolve(outcome.value);
-        });
-      } catch (error) {
-        // The changes may be in the cache but not in the file: the next read goes back to the file.
-        this.#stamp = '';
-        for (const { reject } of batch) reject(error);
+  sameReference(businessReference: string, sendingDate: string): StoredInvoice[] {
+    return documents(
+      this.#db.all(
+        'SELECT document FROM invoices WHERE business_reference = ? AND sending_date = ? ORDER BY seq',
+        businessReference,
+        sendingDate,
+      ),
+    );
+  }
+
+  due(nowIso: string, limit = -1): StoredInvoice[] {
+    return documents(
+      this.#db.all(
+        `SELECT document FROM (
+           SELECT seq, document FROM invoices
+            WHERE status = 'UNPAID' AND issued_at IS NULL AND release_date <= ? AND release_date < expiry_date
+           UNION
+           SELECT seq, document FROM invoices WHERE status = 'UNPAID' AND expiry_date <= ?
+         ) ORDER BY seq LIMIT ?`,
+        nowIso,
+        nowIso,
+        limit,
+      ),
+    );
+  }
+
+  statistics(): Statistics {
+    // Sums of the billions and of the rest stay within SQLite's integers however many invoices there are.
+    const totals: StatusTotals[] = this.#db
+      .allExact(
+        `SELECT status, count(*) AS count,
+                coalesce(sum(amount_minor / 1000000000), 0) AS high, coalesce(sum(amount_minor % 1000000000), 0) AS low
+           FROM invoices GROUP BY status`,
+      )
+      .map((row) => ({
+        status: row.status as StatusTotals['status'],
+        count: Number(row.count),
+        minor: (row.high as bigint) * 1_000_000_000n + (row.low as bigint),
+      }));
+    // Amounts past SQLite's integers, which only a state from before the ceilings holds.
+    for (const row of this.#db.all('SELECT status, document FROM invoices WHERE amount_minor IS NULL')) {
+      const group = totals.find((total) => total.status === row.status);
+      const { amount } = JSON.parse(row.document as string) as StoredInvoice;
+      if (group) group.minor += toMinorUnits(amount);
+    }
+    return computeStatistics(totals);
+  }
+
+  invoices(page: { limit?: number; after?: string } = {}): InvoicePage {
+    const afterSeq = page.after === undefined ? 0 : this.#seqOf(page.after);
+    if (afterSeq === undefined) return { invoices: [] };
+    const limit = page.limit ?? -1;
+    const rows = this.#db.all(
+      'SELECT document FROM invoices WHERE seq > ? ORDER BY seq LIMIT ?',
+      afterSeq,
+      limit < 0 ? -1 : limit + 1,
+    );
+    return pageOf(documents(rows), limit);
+  }
+
+  newest(filter: NewestFilter): { invoices: StoredInvoice[]; matching: number } {
+    const conditions: string[] = [];
+    const values: string[] = [];
+    if (filter.status) {
+      conditions.push('status = ?');
+      values.push(filter.status);
+    }
+    if (filter.search) {
+      // Ranges rather than LIKE: each is an index search, and case and wildcards mean nothing.
+      conditions.push(
+        `seq IN (SELECT seq FROM invoices WHERE invoice_number >= ? AND invoice_number < ? || char(1114111)
+                 UNION ALL
+                 SELECT seq FROM invoices WHERE business_reference >= ? AND business_reference < ? || char(1114111))`,
+      );
+      values.push(filter.search, filter.search, filter.search, filter.search);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    // The page is chosen from the indexes first; only its invoices are read whole.
+    const rows = this.#db.all(
+      `SELECT document FROM invoices
+        WHERE seq IN (SELECT seq FROM invoices ${where} ORDER BY created_at DESC, seq DESC LIMIT ?)
+        ORDER BY created_at DESC, seq DESC`,
+      ...values,
+      filter.limit,
+    );
+    const counted = this.#db.get(`SELECT count(*) AS matching FROM invoices ${where}`, ...values);
+    return { invoices: documents(rows), matching: Number(counted?.matching ?? 0) };
+  }
+
+  outbox(invoiceNumbers?: string[]): OutboxMessage[] {
+    const rows =
+      invoiceNumbers === undefined
+        ? this.#db.all('SELECT message FROM outbox ORDER BY seq')
+        : this.#db.all(
+            'SELECT message FROM outbox WHERE invoice_number IN (SELECT value FROM json_each(?)) ORDER BY seq',
+            JSON.stringify(invoiceNumbers),
+          );
+    return rows.map((row) => JSON.parse(row.message as string) as OutboxMessage);
+  }
+
+  tokens(): IssuedToken[] {
+    return this.#db.all('SELECT token, expires_at FROM tokens ORDER BY rowid').map((row) => ({
+      token: row.token as string,
+      expiresAt: row.expires_at as string,
+    }));
+  }
+
+  insertInvoice(invoice: StoredInvoice): void {
+    this.#db.run(
+      `INSERT INTO invoices (document, invoice_number, status, business_reference, amount_minor, sending_date,
+                             release_date, expiry_date, created_at, issued_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ...invoiceColumns(invoice),
+    );
+  }
+
+  saveInvoice(invoice: StoredInvoice): void {
+    const [document, invoiceNumber, status, , , , , , , issuedAt] = invoiceColumns(invoice);
+    this.#db.run(
+      'UPDATE invoices SET document = ?, status = ?, issued_at = ? WHERE invoice_number = ?',
+      document,
+      status,
+      issuedAt,
+      invoiceNumber,
+    );
+  }
+
+  addMessages(messages: OutboxMessage[]): void {
+    for (const message of messages) {
+      this.#db.run(
+        'INSERT INTO outbox (invoice_number, message) VALUES (?, ?)',
+        message.invoiceNumber,
+        JSON.stringify(message),
+      );
+    }
+  }
+
+  addToken(token: IssuedToken): void {
+    this.#db.run('INSERT OR REPLACE INTO tokens (token, expires_at) VALUES (?, ?)', token.token, token.expiresAt);
+  }
+
+  removeToken(token: string): void {
+    this.#db.run('DELETE FROM tokens WHERE token = ?', token);
+  }
+
+  replace(state: SandboxState): void {
+    for (const table of ['counters', 'invoices', 'outbox', 'tokens']) this.#db.run(`DELETE FROM ${table}`);
+    const { nextInvoiceNumber, nextOrderReference, clockOffsetMs } = state;
+    this.setCounters({ nextInvoiceNumber, nextOrderReference, clockOffsetMs });
+    for (const invoice of state.invoices) this.insertInvoice(invoice);
+    this.addMessages(state.outbox);
+    for (const token of state.tokens) this.addToken(token);
+  }
+
+  #seqOf(invoiceNumber: string): number | undefined {
+    const row = this.#db.get('SELECT seq FROM invoices WHERE invoice_number = ?', invoiceNumber);
+    return row === undefined ? undefined : Number(row.seq);
+  }
+}
+
+/** Writes the state as `JSON.stringify(state, null, 2)` would, without holding every invoice in memory at once. */
+async function writeState(database: Database, state: SqlState, write: (text: string) => Promise<void>) {
+  const head = JSON.stringify({ version: 1, ...state.counters() }, null, 2);
+  let text = head.slice(0, -2);
+  const lists: Array<[string, Iterable<Row>, string]> = [
+    ['invoices', database.each('SELECT document FROM invoices ORDER BY seq'), 'document'],
+    ['outbox', database.each('SELECT message FROM outbox ORDER BY seq'), 'message'],
+    // Issued tokens are secrets: they are not printed, and a state read back from this text has none.
+    ['tokens', [], ''],
+  ];
+  for (const [name, rows, column] of lists) {
+    text += `,\n  "${name}": [`;
+    let empty = true;
+    for (const row of rows) {
+      const item = JSON.stringify(JSON.parse(row[column] as string), null, 2).replaceAll('\n', '\n    ');
+      text += `${empty ? '' : ','}\n    ${item}`;
+      empty = false;
+      // Pieces of about 64 KiB: few writes, little memory.
+      if (text.length > 65_536) {
+        await write(text);
+        text = '';
       }
     }
-    this.#committing = false;
+    text += empty ? ']' : '\n  ]';
   }
+  await write(`${text}\n}\n`);
+}
 
-  /**
-   * Removes what a process killed in the middle of writing the state left beside it: write-file-atomic's temporary
-   * file (`sandbox.json.<number>`), empty or half written, never renamed into place. Every write happens under the
-   * lock held here, so none of them is being written now.
-   */
-  async #removeTornWrites(): Promise<void> {
-    const folder = dirname(this.#file);
-    const prefix = `${basename(this.#file)}.`;
-    const names = await readdir(folder).catch(() => [] as string[]);
-    const torn = names.filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)));
-    await Promise.all(torn.map((name) => unlink(join(folder, name)).catch(() => undefined)));
-  }
-
-  async #locked<T>(work: () => Promise<T>): Promise<T> {
-    // A process killed while it held the lock leaves it behind; the next change takes it over at once.
-    const release = await takeLock(`${this.#file}.lock`, { waitMs: lockWaitMs });
-    try {
-      return await work();
-    } finally {
-      await release().catch(() => undefined);
-    }
-  }
-
-  /** The file's state: the one in memory when the file is as this process last read or wrote it, else read again. */
-  async #latest(): Promise<{ state: SandboxState | undefined; text: string }> {
-    const stamp = await this.#currentStamp();
-    if (this.#cache && stamp !== undefined && stamp === this.#stamp) return { state: this.#cache, text: this.#text };
-    return this.#readFile();
-  }
-
-  async #readFile(): Promise<{ state: SandboxState | undefined; text: string }> {
-    const stamp = await this.#currentStamp();
-    if (stamp === undefined) return { state: undefined, text: '' };
-    let text: string;
-    try {
-      text = await readFile(this.#file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: undefined, text: '' };
-      throw error;
-    }
-    if (text.trim() === '') return { state: undefined, text };
-    const state = parseState(text, this.#file);
-    this.#cache = state;
-    this.#text = text;
-    this.#stamp = stamp;
-    return { state, text };
-  }
-
-  async #save(state: SandboxState, text: string): Promise<void> {
-    await this.#write(this.#file, text);
-    this.#cache = state;
-    this.#text = text;
-    this.#stamp = (await this.#currentStamp()) ?? '';
-  }
-
-  async #currentStamp(): Promise<string | undefined> {
-    try {
-      const info = await stat(this.#file);
-      return `${info.ino}:${info.size}:${info.mtimeMs}`;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
+/** The first `limit` invoices of `rows` (which holds one more when there is a next page), and that page's cursor. */
+function pageOf(rows: StoredInvoice[], limit: number): InvoicePage {
+  if (limit < 0 || rows.length <= limit) return { invoices: rows };
+  const invoices = rows.slice(0, limit);
+  return { invoices, next: invoices.at(-1)?.invoiceNumber };
 }

@@ -88,8 +88,11 @@ export const sandboxInvoiceSchema = z.looseObject({
 });
 export type SandboxInvoice = z.output<typeof sandboxInvoiceSchema>;
 
-/** `GET /__sandbox/invoices`. */
-export const sandboxInvoicesResponseSchema = z.object({ invoices: z.array(sandboxInvoiceSchema) });
+/** `GET /__sandbox/invoices`; `next` is the cursor of the next page, when a page was asked for and one follows. */
+export const sandboxInvoicesResponseSchema = z.object({
+  invoices: z.array(sandboxInvoiceSchema),
+  next: z.string().optional(),
+});
 
 /** One SMS or e-mail of `GET /__sandbox/outbox`. */
 export const outboxMessageSchema = z.object({
@@ -132,4 +135,32 @@ export const faultsInForceSchema = z.object({
   latencyMs: z.number().int().min(0),
   faults: z.partialRecord(z.enum(faultKinds), z.number()),
   seed: z.number().int(),
+});
+
+/** The most invoices one page of the admin API or the dashboard holds. */
+export const maxPageSize = 1000;
+
+const pageSize = z
+  .string()
+  .regex(/^\d{1,4}$/, { error: `must be a whole number from 1 to ${maxPageSize}` })
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .min(1, { error: `must be a whole number from 1 to ${maxPageSize}` })
+      .max(maxPageSize, { error: `must be a whole number from 1 to ${maxPageSize}` }),
+  );
+const pageCursor = z.string().regex(/^\d{1,64}$/, { error: 'must be an invoice number' });
+
+/** `GET /__sandbox/invoices?limit=&after=`: a page of invoices, in the order they were created, after `after`. */
+export const invoicePageQuerySchema = z.strictObject({ limit: pageSize.optional(), after: pageCursor.optional() });
+
+/**
+ * `GET /__sandbox/dashboard?limit=&status=&search=`: the newest `limit` invoices (default 50) of a status, or whose
+ * number or business reference begins with `search`.
+ */
+export const dashboardQuerySchema = z.strictObject({
+  limit: pageSize.optional(),
+  status: z.enum(sandboxInvoiceStatuses).optional(),
+  search: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
 });

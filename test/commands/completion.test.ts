@@ -48,7 +48,16 @@ describe('bash completion', () => {
       'completion',
     ]);
     expect(await complete('sa')).toEqual(['sandbox']);
-    expect(await complete('sandbox', '')).toEqual(['serve', 'ui', 'reset', 'pay', 'cancel', 'expire', 'outbox']);
+    expect(await complete('sandbox', '')).toEqual([
+      'serve',
+      'ui',
+      'reset',
+      'pay',
+      'cancel',
+      'expire',
+      'outbox',
+      'export',
+    ]);
     expect(await complete('config', '')).toEqual(['init', 'show', 'check']);
     expect(await complete('--env', 'staging', 'create', '')).toEqual(['single', 'recurring']);
   });

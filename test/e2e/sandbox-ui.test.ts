@@ -60,7 +60,7 @@ describe('einvoice sandbox ui', () => {
     // The built-in sandbox's state file, seeded with the demo invoices.
     const view = (await (await fetch(`${url}/__sandbox/dashboard`)).json()) as { invoices: unknown[] };
     expect(view.invoices).toHaveLength(8);
-    expect(existsSync(join(home, '.local', 'state', 'einvoice', 'sandbox.json'))).toBe(true);
+    expect(existsSync(join(home, '.local', 'state', 'einvoice', 'sandbox.sqlite'))).toBe(true);
 
     const events = await new Promise<IncomingMessage>((resolve, reject) =>
       get(`${url}/__sandbox/events`, resolve).on('error', reject),

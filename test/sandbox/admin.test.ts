@@ -86,3 +86,49 @@ describe('the admin API', () => {
     expect(reset.body.errors?.[0]?.field).toBe('demo');
   });
 });
+
+describe('the list of invoices', () => {
+  const sandbox = useSandbox();
+  const numbersOf = (body: { invoices: { invoiceNumber: string }[] }) =>
+    body.invoices.map((invoice) => invoice.invoiceNumber);
+
+  it('holds every invoice in the order created, unless a page is asked for with limit and after', async () => {
+    for (let i = 0; i < 5; i += 1)
+      await createInvoice(sandbox(), 'single', singleInvoice({ businessReference: `P${i}` }));
+    const all = (await call(sandbox(), 'GET', '/__sandbox/invoices')).body;
+    expect(Object.keys(all)).toEqual(['invoices']);
+    expect(numbersOf(all)).toEqual(['1000001', '1000002', '1000003', '1000004', '1000005']);
+
+    const first = (await call(sandbox(), 'GET', '/__sandbox/invoices?limit=2')).body;
+    expect(first).toMatchObject({ next: '1000002' });
+    expect(numbersOf(first)).toEqual(['1000001', '1000002']);
+    const second = (await call(sandbox(), 'GET', `/__sandbox/invoices?limit=2&after=${first.next}`)).body;
+    expect(numbersOf(second)).toEqual(['1000003', '1000004']);
+    const last = (await call(sandbox(), 'GET', `/__sandbox/invoices?limit=2&after=${second.next}`)).body;
+    expect(numbersOf(last)).toEqual(['1000005']);
+    expect(last.next).toBeUndefined();
+    expect(numbersOf((await call(sandbox(), 'GET', '/__sandbox/invoices?after=1000003')).body)).toEqual([
+      '1000004',
+      '1000005',
+    ]);
+  });
+
+  it('refuses a page it cannot give, naming the field', async () => {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['limit=x', 'limit'],
+      ['after=abc', 'after'],
+      ['page=2', 'page'],
+    ] as const) {
+      const answer = await call(sandbox(), 'GET', `/__sandbox/invoices?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(
+        answer.body.errors.map((issue: { field: string }) => issue.field),
+        query,
+      ).toEqual([field]);
+    }
+    const unknown = await call(sandbox(), 'GET', '/__sandbox/invoices?after=9999999');
+    expect(unknown.status).toBe(404);
+  });
+});

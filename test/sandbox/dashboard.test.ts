@@ -163,6 +163,38 @@ describe('the dashboard', () => {
     ]);
   });
 
+  it('pages through the invoices, newest first, of a status or found by number or business reference', async () => {
+    const sandbox = await start();
+    for (let i = 1; i <= 12; i += 1) {
+      await createInvoice(sandbox, 'single', singleInvoice({ businessReference: `ORDER-${i}` }));
+    }
+    await call(sandbox, 'POST', '/__sandbox/invoices/1000003/pay');
+    const numbers = (body: { invoices: { invoiceNumber: string }[] }) =>
+      body.invoices.map((invoice) => invoice.invoiceNumber);
+    const page = (await call(sandbox, 'GET', '/__sandbox/dashboard?limit=3')).body;
+    expect(numbers(page)).toEqual(['1000012', '1000011', '1000010']);
+    expect(page.matching).toBe(12);
+    expect(page.statistics.allInvoices.totalCount).toBe(12);
+
+    const paid = (await call(sandbox, 'GET', '/__sandbox/dashboard?status=PAID')).body;
+    expect(numbers(paid)).toEqual(['1000003']);
+    const byReference = (await call(sandbox, 'GET', '/__sandbox/dashboard?search=ORDER-1')).body;
+    expect(numbers(byReference)).toEqual(['1000012', '1000011', '1000010', '1000001']);
+    expect(byReference.matching).toBe(4);
+    const byNumber = (await call(sandbox, 'GET', '/__sandbox/dashboard?search=1000007')).body;
+    expect(numbers(byNumber)).toEqual(['1000007']);
+    // Neither a wildcard nor another case finds anything.
+    for (const search of ['ORDER-%', 'order-1', '_']) {
+      expect(
+        (await call(sandbox, 'GET', `/__sandbox/dashboard?search=${encodeURIComponent(search)}`)).body.matching,
+        search,
+      ).toBe(0);
+    }
+    const refused = await call(sandbox, 'GET', '/__sandbox/dashboard?status=LOST');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].field).toBe('status');
+  });
+
   it('tells an open page when an invoice is created, here or by another process sharing the state file', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'einvoice-dashboard-')), 'sandbox.json');
     const sandbox = await start({ stateFile });

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyState, type SandboxState } from '../../src/sandbox/state.js';
-import { computeStatistics } from '../../src/sandbox/statistics.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { emptyState } from '../../src/sandbox/state.js';
+import { call } from './support.js';
 import { startTestSandbox, unpaidInvoice, type TestSandbox } from '../helpers/sandbox.js';
 
 // The sandbox applies the CLI's ceilings and reads numbers exactly, so a body the CLI would refuse is refused here
@@ -55,13 +59,34 @@ describe('sandbox: money exact or refused', () => {
 });
 
 describe('statistics of a state written before the ceilings', () => {
-  it('are finite numbers even when amounts of 1e308 add up past the largest double', () => {
+  it('are finite numbers even when amounts of 1e308 add up past the largest double', async () => {
     const state = emptyState('1000001');
-    const stored = { status: 'UNPAID', amount: 1e308 } as unknown as SandboxState['invoices'][number];
-    state.invoices.push(stored, { ...stored }, { ...stored, status: 'PAID' } as typeof stored);
-    const statistics = computeStatistics(state);
-    expect(JSON.parse(JSON.stringify(statistics)).allInvoices.totalAmount).toBe(Number.MAX_VALUE);
-    expect(statistics.unpaidInvoices.totalAmount).toBe(Number.MAX_VALUE);
-    expect(statistics.paidInvoices.totalAmount).toBe(1e308);
+    const stored = (invoiceNumber: string, status: string) => ({
+      invoiceNumber,
+      kind: 'single',
+      status,
+      amount: 1e308,
+      sendingDate: '2026-01-01',
+      releaseDate: '2026-01-01T00:00:00.000Z',
+      expiryDate: '2099-01-01T00:00:00.000Z',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      issuedAt: '2026-01-01T00:00:00.000Z',
+      refunds: [],
+    });
+    // A JSON state file of an earlier version, read into the sandbox's database on start.
+    const file = join(mkdtempSync(join(tmpdir(), 'einvoice-money-')), 'state.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ ...state, invoices: [stored('1', 'UNPAID'), stored('2', 'UNPAID'), stored('3', 'PAID')] }),
+    );
+    const old = await startSandbox({ stateFile: file });
+    try {
+      const statistics = (await call(old, 'GET', '/invoice-api/invoices/statistics')).body;
+      expect(statistics.allInvoices).toEqual({ totalCount: 3, totalAmount: Number.MAX_VALUE });
+      expect(statistics.unpaidInvoices.totalAmount).toBe(Number.MAX_VALUE);
+      expect(statistics.paidInvoices.totalAmount).toBe(1e308);
+    } finally {
+      await old.close();
+    }
   });
 });

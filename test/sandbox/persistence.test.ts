@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { DatabaseSync } from 'node:sqlite';
+import { exportSandboxState, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { call, createInvoice, singleInvoice } from './support.js';
 
 describe('a state file', () => {
@@ -38,7 +39,7 @@ describe('a state file', () => {
     const clock = (await call(second, 'GET', '/__sandbox/clock')).body;
     expect(Date.parse(clock.now) - Date.now()).toBeGreaterThan(9 * 86_400_000);
     expect(await createInvoice(second, 'single', singleInvoice())).toBe('1000002');
-    expect(JSON.parse(await readFile(stateFile, 'utf8')).invoices).toHaveLength(2);
+    expect((await readFile(stateFile)).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
   });
 
   it('starts a new state, with the demo invoices when asked, when the file is empty', async () => {
@@ -49,17 +50,22 @@ describe('a state file', () => {
     expect((await call(sandbox, 'GET', '/__sandbox/invoices')).body.invoices.length).toBeGreaterThan(0);
   });
 
-  it('removes the half-written copies a killed process left beside the file, and nothing else', async () => {
-    const first = await start();
-    await createInvoice(first, 'single', singleInvoice());
-    await first.close();
+  it("is the user's alone, with its folder and the files SQLite keeps beside it", async () => {
+    const sandbox = await start();
+    await createInvoice(sandbox, 'single', singleInvoice());
     const folder = dirname(stateFile);
-    // What write-file-atomic leaves when the process is killed between creating its copy and renaming it.
-    await writeFile(join(folder, 'state.json.2013851031'), '');
-    await writeFile(join(folder, 'state.json.88'), '{"half":');
-    await writeFile(join(folder, 'state.json.bak'), "the merchant's own");
+    const names = await readdir(folder);
+    expect(names.sort()).toEqual(['state.json', 'state.json-shm', 'state.json-wal']);
+    for (const name of names) expect((await stat(join(folder, name))).mode & 0o777, name).toBe(0o600);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+  });
+
+  it('makes a state file that others could read private before it holds an invoice', async () => {
+    await mkdir(dirname(stateFile), { recursive: true });
+    await writeFile(stateFile, '', { mode: 0o644 });
+    await chmod(stateFile, 0o644);
     await start();
-    expect((await readdir(folder)).sort()).toEqual(['state.json', 'state.json.bak']);
+    expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses a file that is not a sandbox state', async () => {
@@ -107,7 +113,11 @@ describe('a state file', () => {
     expect(refused[0]?.body).toMatchObject({ code: 'DUPLICATE_INVOICE' });
     const numbers = created.map((answer) => String(answer.body));
     expect(new Set(numbers).size).toBe(40);
-    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as { invoices: { invoiceNumber: string }[] };
+    await sandbox.close();
+    const reopened = await start();
+    const saved = (await call(reopened, 'GET', '/__sandbox/invoices')).body as {
+      invoices: { invoiceNumber: string }[];
+    };
     expect(saved.invoices.map((invoice) => invoice.invoiceNumber).sort()).toEqual(numbers.sort());
   });
 
@@ -124,5 +134,110 @@ describe('a state file', () => {
     });
     expect(duplicate.body).toMatchObject({ code: 'DUPLICATE_INVOICE', invoiceNumber: number });
     expect((await call(b, 'GET', '/invoice-api/invoices/statistics')).body.refundedInvoices.totalCount).toBe(1);
+  });
+});
+
+describe('a state file of an earlier version (JSON)', () => {
+  let folder: string;
+  const running: RunningSandbox[] = [];
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'einvoice-sandbox-'));
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
+  });
+
+  /** The JSON an earlier version kept: one paid invoice, its message, a moved clock. */
+  async function earlierState(): Promise<string> {
+    const file = join(folder, 'made.sqlite');
+    const sandbox = await startSandbox({ stateFile: file });
+    const number = await createInvoice(sandbox, 'single', singleInvoice({ businessReference: 'OLD-1' }));
+    await call(sandbox, 'POST', `/__sandbox/invoices/${number}/pay`);
+    await call(sandbox, 'POST', '/__sandbox/clock', { body: { advance: '2d' } });
+    await sandbox.close();
+    let text = '';
+    await exportSandboxState({ stateFile: file, write: async (piece) => void (text += piece) });
+    return text;
+  }
+
+  it('is read once into the database, where it stood, and kept beside it under another name', async () => {
+    const json = await earlierState();
+    const stateFile = join(folder, 'state.json');
+    await writeFile(stateFile, json);
+    const notices: string[] = [];
+    const sandbox = await startSandbox({ stateFile, notice: (line) => notices.push(line) });
+    running.push(sandbox);
+    expect(notices).toEqual([
+      `Imported the sandbox's invoices from ${stateFile} into ${stateFile}; the JSON file is now ${stateFile}.imported.`,
+    ]);
+    expect(await readFile(`${stateFile}.imported`, 'utf8')).toBe(json);
+    expect((await readFile(stateFile)).subarray(0, 15).toString()).toBe('SQLite format 3');
+    const duplicate = await call(sandbox, 'POST', '/invoice-api/invoices/single', {
+      body: singleInvoice({ businessReference: 'OLD-1' }),
+    });
+    expect(duplicate.body).toMatchObject({ code: 'DUPLICATE_INVOICE', invoiceNumber: '1000001' });
+    await sandbox.close();
+
+    const again: string[] = [];
+    running.push(await startSandbox({ stateFile, notice: (line) => again.push(line) }));
+    expect(again).toEqual([]);
+    let exported = '';
+    await exportSandboxState({ stateFile, write: async (piece) => void (exported += piece) });
+    expect(exported).toBe(json);
+  });
+
+  it('is read from where the built-in sandbox kept it, by whichever of two sandboxes opens first', async () => {
+    const json = await earlierState();
+    const legacyStateFile = join(folder, 'sandbox.json');
+    const stateFile = join(folder, 'sandbox.sqlite');
+    await writeFile(legacyStateFile, json);
+    const notices: string[] = [];
+    const both = await Promise.all(
+      [0, 1].map(() => startSandbox({ stateFile, legacyStateFile, demo: true, notice: (line) => notices.push(line) })),
+    );
+    running.push(...both);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain(`the JSON file is now ${legacyStateFile}.imported`);
+    for (const sandbox of both) {
+      const { invoices } = (await call(sandbox, 'GET', '/__sandbox/invoices')).body;
+      expect(invoices.map((invoice: { status: string }) => invoice.status)).toEqual(['PAID']);
+    }
+    expect((await readdir(folder)).filter((name) => name.startsWith('sandbox.json'))).toEqual([
+      'sandbox.json.imported',
+    ]);
+  });
+
+  it('prints as the earlier version wrote it: JSON.stringify(state, null, 2)', async () => {
+    const json = await earlierState();
+    expect(json).toBe(`${JSON.stringify(JSON.parse(json), null, 2)}\n`);
+    expect(JSON.parse(json)).toMatchObject({
+      version: 1,
+      nextInvoiceNumber: '1000002',
+      invoices: [{ invoiceNumber: '1000001', status: 'PAID', request: { businessReference: 'OLD-1' } }],
+      outbox: [{ invoiceNumber: '1000001' }],
+      tokens: [],
+    });
+  });
+});
+
+describe('readers and writers', () => {
+  it('answer a reader at once while another connection holds a write transaction open', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'einvoice-sandbox-')), 'state.sqlite');
+    const sandbox = await startSandbox({ stateFile, demo: true, ui: true });
+    const writer = new DatabaseSync(stateFile);
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+      writer.exec("UPDATE invoices SET status = 'PAID'");
+      // Each of these would wait for the writer (and fail after the busy timeout) if a reader took the write lock.
+      const stats = await call(sandbox, 'GET', '/invoice-api/invoices/statistics');
+      expect(stats.body.paidInvoices.totalCount).toBe(2);
+      expect((await call(sandbox, 'GET', '/__sandbox/invoices')).body.invoices).toHaveLength(8);
+      expect((await call(sandbox, 'GET', '/__sandbox/dashboard')).status).toBe(200);
+      expect((await call(sandbox, 'GET', '/__sandbox/outbox')).status).toBe(200);
+      writer.exec('ROLLBACK');
+    } finally {
+      writer.close();
+      await sandbox.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
+import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -185,11 +185,14 @@ describe('unexpected failures', () => {
       log: (event) => event.type === 'error' && errors.push(event.error),
     });
     try {
-      await writeFile(stateFile, '{"this is": "not a state"}');
+      // Another program takes the table of invoices away under the sandbox.
+      const other = new DatabaseSync(stateFile);
+      other.exec('DROP TABLE invoices');
+      other.close();
       const response = await call(sandbox, 'GET', '/invoice-api/invoices/statistics');
       expect(response.status).toBe(500);
       expect(serviceErrorSchema.parse(response.body)).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
-      expect(response.text).not.toMatch(/state\.json|\bat\b.*:\d+/);
+      expect(response.text).not.toMatch(/state\.json|invoices|\bat\b.*:\d+/);
       expect(errors).toHaveLength(1);
     } finally {
       await sandbox.close();

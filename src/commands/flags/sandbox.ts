@@ -29,7 +29,7 @@ export function declareSandbox(root: Root) {
       `
 Examples:
   $ einvoice sandbox serve --port 4010 --token local-dev
-  $ einvoice sandbox serve --port 4010 --state sandbox.json --ui
+  $ einvoice sandbox serve --port 4010 --state sandbox.sqlite --ui
   $ einvoice sandbox serve --port 0 --json --fault 503=0.05 --fault drop-after-commit=0.02 --seed 7`,
     );
 
@@ -90,7 +90,22 @@ Examples:
       "\nExamples:\n  $ einvoice sandbox outbox\n  $ einvoice sandbox outbox --json | jq '.messages[-1]'",
     );
 
-  return { serve, ui, reset, pay, cancel, expire, outbox };
+  const exportState = sandbox
+    .command('export')
+    .description("print the built-in sandbox's whole state as JSON: invoices, outbox, clock and counters")
+    .option('--state <file>', 'the state file of a sandbox served with --state FILE')
+    .addHelpText(
+      'after',
+      `
+The JSON is what the sandbox's state file held before it became a database; a file of it given to
+\`sandbox serve --state FILE\` is read into a new database.
+
+Examples:
+  $ einvoice sandbox export > sandbox-state.json
+  $ einvoice sandbox export --state shared.sqlite | jq '.invoices | length'`,
+    );
+
+  return { serve, ui, reset, pay, cancel, expire, outbox, export: exportState };
 }
 
 type SandboxCommands = ReturnType<typeof declareSandbox>;
@@ -98,5 +113,6 @@ export type ServeOptions = OptionsOf<SandboxCommands['serve']>;
 export type UiOptions = OptionsOf<SandboxCommands['ui']>;
 export type ResetOptions = OptionsOf<SandboxCommands['reset']>;
 export type ExpireOptions = OptionsOf<SandboxCommands['expire']>;
+export type ExportOptions = OptionsOf<SandboxCommands['export']>;
 /** The options of the sandbox commands without flags of their own (pay, cancel, outbox). */
 export type SandboxOptions = OptionsOf<SandboxCommands['outbox']>;

@@ -1,4 +1,4 @@
-import { sandboxStateFile } from '../../config/paths.js';
+import { legacySandboxStateFile, sandboxStateFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
 import type { UiOptions } from '../flags/sandbox.js';
 import { serveSandbox } from './serve.js';
@@ -9,7 +9,14 @@ import { serveSandbox } from './serve.js';
  */
 export async function sandboxUi(options: UiOptions, context: CommandContext): Promise<void> {
   await serveSandbox(
-    { ...options, host: '127.0.0.1', state: sandboxStateFile(context.env), demo: true, ui: true },
+    {
+      ...options,
+      host: '127.0.0.1',
+      state: sandboxStateFile(context.env),
+      legacyState: legacySandboxStateFile(context.env),
+      demo: true,
+      ui: true,
+    },
     context,
   );
 }

@@ -19,10 +19,10 @@ export class ChangeFeed {
 
   constructor(stateFile: string | undefined) {
     if (stateFile === undefined) return;
-    // The folder, not the file: an atomic write replaces the file, and a watch on the old one would go quiet.
-    const name = basename(stateFile);
+    // The folder: a commit writes the database's -wal file, and a checkpoint the database itself.
+    const names = new Set([basename(stateFile), `${basename(stateFile)}-wal`]);
     this.#watcher = watch(dirname(stateFile), (_event, changed) => {
-      if (changed === name) this.changed();
+      if (changed !== null && names.has(changed)) this.changed();
     });
     this.#watcher.on('error', () => this.#watcher?.close());
   }
@@ -30,8 +30,16 @@ export class ChangeFeed {
   /** The store, telling this feed of every change made through it. */
   observe(store: StateStore): StateStore {
     return {
-      read: () => store.read(),
-      update: (mutate) => store.update(mutate).finally(() => this.changed()),
+      read: (work) => store.read(work),
+      export: (write) => store.export(write),
+      write: (work) => {
+        try {
+          return store.write(work);
+        } finally {
+          this.changed();
+        }
+      },
+      close: () => store.close(),
     };
   }
 

@@ -2,7 +2,9 @@ import { readPackageFile } from '../../package-files.js';
 import { serviceErrorCodes } from '../../schemas/service-error.js';
 import type { SandboxApp } from '../app.js';
 import { sandboxNow } from '../clock.js';
-import { SandboxHttpError, jsonReply, type Reply } from '../http.js';
+import { SandboxHttpError, jsonReply, queryOf, validationError, type Reply } from '../http.js';
+import { dashboardQuerySchema } from '../../schemas/sandbox-admin.js';
+import { validate } from '../../schemas/validate.js';
 import type { Handler, Route } from '../router.js';
 import type { ChangeFeed } from './changes.js';
 import { dashboardView } from './view.js';
@@ -51,10 +53,16 @@ async function fileReply(name: string): Promise<Reply> {
   return { status: 200, json: '', body, headers: { ...dashboardHeaders, 'content-type': type } };
 }
 
+/** Invoices the dashboard shows unless it asks for more. */
+const defaultPageSize = 50;
+
 function view(app: SandboxApp): Handler {
-  return async () => {
-    const state = await app.store.read();
-    return { ...jsonReply(200, dashboardView(state, sandboxNow(state))), headers: { ...dashboardHeaders } };
+  return async ({ req }) => {
+    const query = validate(dashboardQuerySchema, queryOf(req));
+    if (!query.success) throw validationError(query.issues);
+    const filter = { ...query.data, limit: query.data.limit ?? defaultPageSize };
+    const page = app.store.read((state) => dashboardView(state, sandboxNow(state.counters()), filter));
+    return { ...jsonReply(200, page), headers: { ...dashboardHeaders } };
   };
 }
 

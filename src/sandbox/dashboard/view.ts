@@ -1,31 +1,29 @@
 import { customerMessages, merchantExpiryAlert } from '../notifications.js';
 import { adminView } from '../routes/admin.js';
-import type { OutboxMessage, SandboxState, StoredInvoice } from '../state.js';
-import { computeStatistics } from '../statistics.js';
+import type { OutboxMessage, StoredInvoice } from '../state.js';
+import type { NewestFilter, StateView } from '../store.js';
 
 /** A notification as the dashboard shows it: one the outbox holds (sent), or what the templates would send. */
 export type DashboardMessage = OutboxMessage & { sent: boolean };
 
 /**
- * Everything the dashboard shows, from one reading of the state: the clock, the statistics and the invoices,
- * newest first, each with its notifications.
+ * What the dashboard shows, from one reading of the state: the clock, the statistics, and a page of the invoices
+ * that pass `filter`, newest first by creation time (the demo's are dated in the past), each with its notifications,
+ * and how many invoices pass it.
  */
-export function dashboardView(state: SandboxState, now: Date) {
+export function dashboardView(state: StateView, now: Date, filter: NewestFilter) {
+  const { invoices, matching } = state.newest(filter);
   const outbox = new Map<string, OutboxMessage[]>();
-  for (const message of state.outbox) {
+  for (const message of state.outbox(invoices.map((invoice) => invoice.invoiceNumber))) {
     const messages = outbox.get(message.invoiceNumber);
     if (messages) messages.push(message);
     else outbox.set(message.invoiceNumber, [message]);
   }
-  // Invoices are kept in the order they were created; the demo's are dated in the past, so sort by creation time.
-  const newestFirst = state.invoices
-    .map((invoice, index) => ({ invoice, index }))
-    .sort((a, b) => b.invoice.createdAt.localeCompare(a.invoice.createdAt) || b.index - a.index)
-    .map(({ invoice }) => invoice);
   return {
     now: now.toISOString(),
-    statistics: computeStatistics(state),
-    invoices: newestFirst.map((invoice) => invoiceView(invoice, outbox.get(invoice.invoiceNumber) ?? [])),
+    statistics: state.statistics(),
+    matching,
+    invoices: invoices.map((invoice) => invoiceView(invoice, outbox.get(invoice.invoiceNumber) ?? [])),
   };
 }
 

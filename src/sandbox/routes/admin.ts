@@ -1,6 +1,7 @@
 import {
   clockChangeSchema,
   faultSettingsSchema,
+  invoicePageQuerySchema,
   resetRequestSchema,
   tokenRequestSchema,
 } from '../../schemas/sandbox-admin.js';
@@ -8,7 +9,7 @@ import { validate, type ValidationResult } from '../../schemas/validate.js';
 import type { SandboxApp } from '../app.js';
 import { issueToken } from '../auth.js';
 import { changeClock, sandboxNow } from '../clock.js';
-import { jsonReply, validationError } from '../http.js';
+import { invoiceNotFound, jsonReply, queryOf, validationError } from '../http.js';
 import { cancelInvoice, payInvoice } from '../invoices.js';
 import { tick } from '../lifecycle.js';
 import type { Handler, Route } from '../router.js';
@@ -53,8 +54,8 @@ function settle(app: SandboxApp, action: 'pay' | 'cancel'): Handler {
     const invoiceNumber = params.invoiceNumber ?? '';
     // Nothing is read from the body, but one that is sent must still be JSON.
     await readJson();
-    const settled = await app.store.update((state) =>
-      (action === 'pay' ? payInvoice : cancelInvoice)(state, invoiceNumber, sandboxNow(state)),
+    const settled = app.store.write((state) =>
+      (action === 'pay' ? payInvoice : cancelInvoice)(state, invoiceNumber, sandboxNow(state.counters())),
     );
     return jsonReply(200, {
       invoiceNumber: settled.invoiceNumber,
@@ -65,13 +66,13 @@ function settle(app: SandboxApp, action: 'pay' | 'cancel'): Handler {
 }
 
 function readClock(app: SandboxApp): Handler {
-  return async () => jsonReply(200, { now: sandboxNow(await app.store.read()).toISOString() });
+  return async () => jsonReply(200, { now: sandboxNow(app.store.read((state) => state.counters())).toISOString() });
 }
 
 function moveClock(app: SandboxApp): Handler {
   return async ({ readJson }) => {
     const change = checked(validate(clockChangeSchema, await readJson({ required: true })));
-    const result = await app.store.update((state) => {
+    const result = app.store.write((state) => {
       const now = changeClock(state, change);
       return { now: now.toISOString(), expired: tick(state, now) };
     });
@@ -79,12 +80,20 @@ function moveClock(app: SandboxApp): Handler {
   };
 }
 
+/** Every invoice, as it always was; a page of them only when `limit` or `after` asks for one. */
 function listInvoices(app: SandboxApp): Handler {
-  return async () => jsonReply(200, { invoices: (await app.store.read()).invoices.map(adminView) });
+  return async ({ req }) => {
+    const query = checked(validate(invoicePageQuerySchema, queryOf(req)));
+    const page = app.store.read((state) => {
+      if (query.after !== undefined && !state.invoice(query.after)) throw invoiceNotFound(query.after);
+      return state.invoices(query);
+    });
+    return jsonReply(200, { invoices: page.invoices.map(adminView), ...(page.next ? { next: page.next } : {}) });
+  };
 }
 
 function listOutbox(app: SandboxApp): Handler {
-  return async () => jsonReply(200, { messages: (await app.store.read()).outbox });
+  return async () => jsonReply(200, { messages: app.store.read((state) => state.outbox()) });
 }
 
 function reset(app: SandboxApp): Handler {
@@ -92,7 +101,7 @@ function reset(app: SandboxApp): Handler {
     const { demo = false } = checked(validate(resetRequestSchema, (await readJson()) ?? {}));
     // Starting over means everything: invoices, outbox, issued tokens and the clock. The main token stays valid.
     const fresh = app.newState(demo);
-    await app.store.update((state) => Object.assign(state, structuredClone(fresh)));
+    app.store.write((state) => state.replace(fresh));
     return jsonReply(200, { invoices: fresh.invoices.length });
   };
 }
@@ -100,7 +109,7 @@ function reset(app: SandboxApp): Handler {
 function tokens(app: SandboxApp): Handler {
   return async ({ readJson }) => {
     const { ttlSeconds = defaultTokenTtlSeconds } = checked(validate(tokenRequestSchema, (await readJson()) ?? {}));
-    const issued = await app.store.update((state) => issueToken(state, ttlSeconds, sandboxNow(state)));
+    const issued = app.store.write((state) => issueToken(state, ttlSeconds, sandboxNow(state.counters())));
     return jsonReply(200, issued);
   };
 }

@@ -8,12 +8,15 @@ import { invoiceNotFound, jsonReply, validationError } from '../http.js';
 import { createInvoice, refundInvoice } from '../invoices.js';
 import { tick } from '../lifecycle.js';
 import type { Handler, Route } from '../router.js';
-import { computeStatistics } from '../statistics.js';
 
 // The four operations of the service interface (section 4), each behind the merchant token.
 
 function statistics(app: SandboxApp): Handler {
-  return async () => jsonReply(200, computeStatistics(await app.store.read()));
+  return async () =>
+    jsonReply(
+      200,
+      app.store.read((state) => state.statistics()),
+    );
 }
 
 function create(app: SandboxApp, kind: InvoiceKind): Handler {
@@ -21,8 +24,9 @@ function create(app: SandboxApp, kind: InvoiceKind): Handler {
     const request = await readJson({ required: true });
     const result = validate(invoiceSchemas[kind], request);
     if (!result.success) throw validationError(result.issues);
-    const invoiceNumber = await app.store.update((state) => {
-      const now = sandboxNow(state);
+    // Answered once the transaction has committed: a 201 is never for an invoice that could still be lost.
+    const invoiceNumber = app.store.write((state) => {
+      const now = sandboxNow(state.counters());
       const invoice = createInvoice(state, kind, request, result.data, now);
       // Issues the invoice at once when its release date has passed, notifying the customer.
       tick(state, now);
@@ -40,7 +44,7 @@ function refund(app: SandboxApp): Handler {
     const request = await readJson({ required: true });
     const result = validate(refundSchema, request);
     if (!result.success) throw validationError(result.issues);
-    await app.store.update((state) => refundInvoice(state, invoiceNumber, result.data, sandboxNow(state)));
+    app.store.write((state) => refundInvoice(state, invoiceNumber, result.data, sandboxNow(state.counters())));
     return jsonReply(200, {});
   };
 }

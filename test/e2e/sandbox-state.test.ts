@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { binPath, runCli, tempHome } from '../helpers/cli.js';
+import { runSafeCli } from '../helpers/safe-cli.js';
+import { countEntries, records, until, writeNdjson } from '../bulk/helpers.js';
+
+// The built-in sandbox's state file, as merchants meet it: a SQLite database that several einvoice processes write
+// at once, that survives a process killed in the middle of a run, and that loads without a warning on any Node.
+
+function stateFileOf(home: string): string {
+  return join(home, '.local', 'state', 'einvoice', 'sandbox.sqlite');
+}
+
+/** The business references of every invoice the built-in sandbox holds, read from `sandbox export`. */
+async function exportedReferences(home: string): Promise<string[]> {
+  const exported = await runCli(['sandbox', 'export'], { env: { HOME: home } });
+  expect(exported.code, exported.stderr).toBe(0);
+  const state = JSON.parse(exported.stdout) as { invoices: Array<{ businessReference?: string }> };
+  return state.invoices.map((invoice) => invoice.businessReference ?? '');
+}
+
+/** Records whose business references begin with `prefix`, so two files never hold the same invoice. */
+function batch(home: string, name: string, count: number, prefix: string): string {
+  const values = records(count).map((value) => ({
+    ...value,
+    businessReference: `${prefix}${value.businessReference}`,
+  }));
+  return writeNdjson(home, name, values);
+}
+
+describe("the built-in sandbox's state file", () => {
+  it('takes two bulk runs at once, losing nothing, and is a SQLite database', async () => {
+    const home = tempHome();
+    batch(home, 'a.ndjson', 300, 'A-');
+    batch(home, 'b.ndjson', 300, 'B-');
+    const [a, b] = await Promise.all(
+      ['a.ndjson', 'b.ndjson'].map((file) =>
+        runCli(['create', 'single', '--file', file, '--yes', '--json'], { env: { HOME: home } }),
+      ),
+    );
+    expect(a?.code, a?.stderr).toBe(0);
+    expect(b?.code, b?.stderr).toBe(0);
+    const references = await exportedReferences(home);
+    for (const prefix of ['A-', 'B-']) {
+      const created = references.filter((reference) => reference.startsWith(prefix));
+      expect(new Set(created).size, prefix).toBe(300);
+      expect(created, prefix).toHaveLength(300);
+    }
+    expect(readFileSync(stateFileOf(home)).subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+  });
+
+  it('is whole after a run is killed (SIGKILL) in the middle: stats works and the database checks ok', async () => {
+    const home = tempHome();
+    batch(home, 'big.ndjson', 3000, 'K-');
+    const journal = join(home, 'big.ndjson.sandbox.journal.ndjson');
+    const child = spawn(process.execPath, [binPath, 'create', 'single', '--file', 'big.ndjson', '--yes'], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), CI: 'true' },
+      stdio: 'ignore',
+    });
+    const ended = new Promise((resolve) => child.on('close', resolve));
+    await until(() => countEntries(journal, 'created') >= 100, '100 created entries in the journal');
+    child.kill('SIGKILL');
+    await ended;
+
+    const stats = await runCli(['stats', '--json'], { env: { HOME: home } });
+    expect(stats.code, stats.stderr).toBe(0);
+    const created = (JSON.parse(stats.stdout) as { allInvoices: { totalCount: number } }).allInvoices.totalCount;
+    // The demo invoices, and at least every invoice the journal saw created.
+    expect(created).toBeGreaterThanOrEqual(8 + 100);
+    const database = new DatabaseSync(stateFileOf(home), { readOnly: true });
+    try {
+      expect(database.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('loads without a warning: stats prints no ExperimentalWarning, whichever Node runs it', async () => {
+    const home = tempHome();
+    const stats = await runCli(['stats'], { env: { HOME: home } });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stderr).not.toMatch(/ExperimentalWarning|SQLite is an experimental feature/);
+    expect(readFileSync(stateFileOf(home)).subarray(0, 15).toString()).toBe('SQLite format 3');
+  });
+});
+
+describe('einvoice sandbox export', () => {
+  it("prints the built-in sandbox's whole state as JSON, without the tokens it issued", async () => {
+    const home = tempHome();
+    const paid = await runSafeCli(['sandbox', 'pay', '1000001', '--json'], { env: { HOME: home } });
+    expect(paid.code, paid.stderr).toBe(0);
+    const exported = await runSafeCli(['sandbox', 'export'], { env: { HOME: home } });
+    expect(exported.code, exported.stderr).toBe(0);
+    const state = JSON.parse(exported.stdout) as {
+      version: number;
+      nextInvoiceNumber: string;
+      invoices: Array<{ invoiceNumber: string; status: string; request: unknown }>;
+      tokens: unknown[];
+    };
+    expect(state).toMatchObject({ version: 1, nextInvoiceNumber: '1000009', tokens: [] });
+    expect(state.invoices).toHaveLength(8);
+    expect(state.invoices[0]).toMatchObject({ invoiceNumber: '1000001', status: 'PAID' });
+    expect(exported.stdout).toBe(`${JSON.stringify(state, null, 2)}\n`);
+  });
+
+  it('ends quietly, exit 0, when its reader leaves early (| head)', async () => {
+    const home = tempHome();
+    // A state of an earlier version, large enough to be printed in many pieces.
+    const invoice = (index: number) => ({
+      invoiceNumber: String(1000000 + index),
+      kind: 'single',
+      status: 'UNPAID',
+      amount: 10,
+      sendingDate: '2030-01-01',
+      releaseDate: '2030-01-01T00:00:00.000Z',
+      expiryDate: '2030-02-01T00:00:00.000Z',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      request: { note: 'x'.repeat(1000) },
+      refunds: [],
+    });
+    const invoices = Array.from({ length: 500 }, (_, index) => invoice(index + 1));
+    const state = { version: 1, nextInvoiceNumber: '1000501', nextOrderReference: '1', clockOffsetMs: 0, outbox: [] };
+    writeFileSync(join(home, 'old.json'), JSON.stringify({ ...state, invoices, tokens: [] }));
+    const child = spawn(process.execPath, [binPath, 'sandbox', 'export', '--state', 'old.json'], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    expect(stderr).not.toMatch(/EPIPE|Unexpected error/);
+    expect(code).toBe(0);
+  });
+
+  it('reads the file of a served sandbox with --state, and refuses one that is not there (exit 2)', async () => {
+    const home = tempHome();
+    const missing = await runCli(['sandbox', 'export', '--state', 'nowhere.sqlite'], { env: { HOME: home } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`There is no sandbox state file ${join(home, 'nowhere.sqlite')}.`);
+    const created = await runCli(['stats'], { env: { HOME: home, EINVOICE_SANDBOX_STATE: join(home, 'mine.db') } });
+    expect(created.code, created.stderr).toBe(0);
+    const exported = await runCli(['sandbox', 'export', '--state', 'mine.db'], { env: { HOME: home } });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect((JSON.parse(exported.stdout) as { invoices: unknown[] }).invoices).toHaveLength(8);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { withoutSqliteWarning } from '../../src/sandbox/database.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+// Node 22 prints an ExperimentalWarning when node:sqlite loads; the sandbox leaves out that one warning, no other.
+
+describe('the warning of node:sqlite on Node 22', () => {
+  const passed = (...args: unknown[]) => {
+    const seen: unknown[][] = [];
+    const emit = withoutSqliteWarning(((...forwarded: unknown[]) => void seen.push(forwarded)) as never);
+    (emit as (...values: unknown[]) => void)(...args);
+    return seen;
+  };
+  const text = 'SQLite is an experimental feature and might change at any time';
+
+  it('is left out, however Node gives its type', () => {
+    expect(passed(text, 'ExperimentalWarning')).toEqual([]);
+    expect(passed(text, { type: 'ExperimentalWarning' })).toEqual([]);
+    expect(passed(Object.assign(new Error(text), { name: 'ExperimentalWarning' }))).toEqual([]);
+  });
+
+  it('is the only one: other warnings, and the same words of another type, pass as they were given', () => {
+    const others: unknown[][] = [
+      ['VM Modules is an experimental feature and might change at any time', 'ExperimentalWarning'],
+      [text, 'DeprecationWarning'],
+      [text],
+      ['Possible EventEmitter memory leak detected', { type: 'MaxListenersExceededWarning', code: 'X' }],
+    ];
+    for (const args of others) expect(passed(...args)).toEqual([args]);
+  });
+
+  it('is filtered only while the module loads', async () => {
+    const emitWarning = process.emitWarning;
+    const sandbox = await startSandbox();
+    await sandbox.close();
+    expect(process.emitWarning).toBe(emitWarning);
+  });
+});
