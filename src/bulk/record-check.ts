@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../errors.js';
 import { withDateForms } from '../input/dates.js';
-import { withFlagName } from '../input/invoice-flags.js';
+import { setByFlag, withFlagName } from '../input/invoice-flags.js';
 import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../input/invoice-input.js';
 import { formatAmount } from '../schemas/number-text.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
@@ -98,15 +98,4 @@ export function checkBody(
   return {
     issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : withDateForms(issue))),
   };
-}
-
-/** True when the field at `path` (`customer.name`, `items[0].price`) was given by a flag. */
-function setByFlag(path: string, flags: Record<string, unknown>): boolean {
-  const [top = '', nested] = path.split(/[.[]/);
-  const value = flags[top];
-  if (value === undefined) return false;
-  if ((top === 'customer' || top === 'discount') && nested !== undefined) {
-    return (value as Record<string, unknown>)[nested] !== undefined;
-  }
-  return true;
 }

@@ -25,6 +25,7 @@ import {
   UsageError,
 } from '../../errors.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
+import { undecodableMessage } from '../../input/text-encoding.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { countOf } from '../../output/format.js';
@@ -129,6 +130,15 @@ export async function createInvoicesInBulk(
       if (terminal.json) await writeJsonReport(context.stdout, summary, plan.results, numbered);
     };
 
+    // Bytes that are not text in the file's encoding mean the whole file was read in the wrong one: none is sent,
+    // --skip-invalid or not.
+    const undecodable = input.undecodable();
+    if (undecodable) {
+      plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
+      await finish(Date.now() - started, false);
+      const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
+      throw new UsageError(`${problem}; nothing was sent.`, { issues: plan.issues, hint });
+    }
     if (plan.issues.length > 0 && !options.skipInvalid) {
       plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
       // The error lists the problems; the report and --json still account for every record.

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { whenAsked, type CommandContext } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
 import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../../input/invoice-input.js';
-import { invoiceFromFlags, toCommandLine, withFlagName } from '../../input/invoice-flags.js';
+import { invoiceFromFlags, toCommandLine, withSourceName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject, writeProblem } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
@@ -30,6 +30,8 @@ interface CreateRun {
   profile: Profile;
   /** The instant relative dates resolve to. */
   now: Date;
+  /** What the flags and the file gave, to name where a wrong value came from. */
+  sources: { flags: Raw; file?: Raw };
 }
 
 /**
@@ -51,6 +53,7 @@ export async function createOneInvoice(
     terminal: session.terminal,
     profile: session.profile,
     now: new Date(),
+    sources: { flags: {} },
   };
   const draft = openDraft(kind, options, context, run.terminal, run.now);
   const gathered = gather(run, file);
@@ -91,6 +94,7 @@ function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIss
     flags: fromFlags.invoice,
     now,
   });
+  run.sources = { flags: fromFlags.invoice, file: fileObject };
   return { raw, flagIssues: fromFlags.issues };
 }
 
@@ -114,19 +118,28 @@ async function checkAndAsk(
   let raw = start;
   let result = validate(invoiceSchemas[kind], raw);
   if (result.success && flagIssues.length === 0) return { invoice: result.data, asked: false };
+  const named = (issue: FieldIssue) => withSourceName(issue, run.sources);
   if (!terminal.interactive) {
     const fromItems = amountFromItems && Array.isArray(raw.items) && raw.items.length > 0;
-    const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems);
+    const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems, named);
+    // The amount that differs from its items is said with the other problems, not after they are mended.
+    const conflict = run.options.yes ? undefined : amountConflictIssue(run, raw);
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe([...flagIssues, ...notCoveredBy(flagIssues, schemaIssues, raw)]),
-      hint: `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
+      issues: dedupe([
+        ...flagIssues,
+        ...notCoveredBy(flagIssues, schemaIssues, raw),
+        ...(conflict ? [conflict.issue] : []),
+      ]),
+      hint:
+        `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}` +
+        (conflict ? ` ${conflict.hint}` : ''),
     });
   }
   // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
   // repair: asking everything else first would only end in the same error, with the answers thrown away.
   const unanswerable = [
     ...flagIssues,
-    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(withFlagName)),
+    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(named)),
   ];
   if (unanswerable.length > 0) {
     throw new UsageError(`The ${kind} invoice has fields that cannot be asked for; nothing was sent.`, {
@@ -140,7 +153,7 @@ async function checkAndAsk(
   result = validate(invoiceSchemas[kind], raw);
   if (!result.success) {
     throw new UsageError(`The ${kind} invoice is invalid; nothing was sent.`, {
-      issues: result.issues.map(withFlagName),
+      issues: result.issues.map(named),
     });
   }
   return { invoice: result.data, asked: true };
@@ -207,10 +220,14 @@ function aboutCreating(kind: InvoiceKind, invoice: Invoice) {
  * says what is wrong, so the amount's own (a negative total, or none) would only echo it; with valid items, the
  * amount's issue names the total rather than --amount, which the merchant never gave.
  */
-function ofAmountFromItems(issues: FieldIssue[], amountFromItems: boolean): FieldIssue[] {
-  if (!amountFromItems) return issues.map(withFlagName);
+function ofAmountFromItems(
+  issues: FieldIssue[],
+  amountFromItems: boolean,
+  named: (issue: FieldIssue) => FieldIssue,
+): FieldIssue[] {
+  if (!amountFromItems) return issues.map(named);
   return withoutAmountEchoingItems(issues).map((issue) =>
-    issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : withFlagName(issue),
+    issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : named(issue),
   );
 }
 
@@ -231,15 +248,8 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
     return invoice;
   }
   if (!terminal.interactive) {
-    throw new UsageError(`${difference}; nothing was sent.`, {
-      issues: [
-        {
-          path: 'amount (--amount)',
-          message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
-        },
-      ],
-      hint: 'Drop --amount to use the items total, or pass --yes to keep the amount as given.',
-    });
+    const conflict = amountConflictIssue(run, invoice) as AmountConflict;
+    throw new UsageError(`${difference}; nothing was sent.`, { issues: [conflict.issue], hint: conflict.hint });
   }
   const { select } = await import('../../input/inquirer.js');
   const choice = await interruptible(() =>
@@ -255,6 +265,31 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
     ),
   );
   return { ...invoice, amount: choice };
+}
+
+interface AmountConflict {
+  issue: FieldIssue;
+  hint: string;
+}
+
+/**
+ * The amount that differs from its items' total, as an issue naming where the amount came from (`--amount`, or the
+ * amount in the file) and what to do about it; undefined when they agree or cannot be compared.
+ */
+function amountConflictIssue(run: CreateRun, raw: Raw): AmountConflict | undefined {
+  const check = checkAmount(raw);
+  if (check.kind !== 'conflict') return undefined;
+  const byFlag = run.sources.flags.amount !== undefined;
+  const source = byFlag ? '--amount' : run.sources.file?.amount !== undefined ? 'the amount in the file' : 'the amount';
+  return {
+    issue: {
+      path: `amount (${source})`,
+      message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
+    },
+    hint: byFlag
+      ? 'Drop --amount to use the items total, or pass --yes to keep the amount as given.'
+      : `Remove the amount from ${run.options.file === '-' ? 'stdin' : `--file ${run.options.file}`} to use the items' total, or pass --yes to keep it as given.`,
+  };
 }
 
 /** Warns, without stopping, when the expiry has passed or is not after the release or the sending date. */
