@@ -4,7 +4,7 @@ import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
-import { dateWarnings } from '../schemas/invoice-dates.js';
+import { dateProblems } from '../schemas/invoice-dates.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { SpoolEntry } from './spool.js';
 
@@ -29,6 +29,10 @@ export interface PlanOptions extends RecordContext {
   signal?: AbortSignal;
   /** How issues name their record and field (default: record and line). */
   place?: IssuePlace;
+  /** Send the records whose expiry has passed or is not after their other dates (else they are held back). */
+  allowExpired?: boolean;
+  /** The instant an expiry must be after (default `now`; a rerun resolves dates at its first run's instant). */
+  checkDatesAt?: Date;
 }
 
 /** How a rerun relates to the earlier runs of its journal. */
@@ -56,6 +60,12 @@ export interface Plan {
    * the release or sending date), each named as its issues are: `record 4 (line 4): expiryDate ... is not after ...`.
    */
   dateWarnings: string[];
+  /** Records with dates to look at (each may have more than one), sent under `allowExpired`. */
+  recordsWithDateWarnings: number;
+  /** Of those, the records whose expiry had already passed. */
+  alreadyExpired: number;
+  /** Records held back for their dates alone (without `allowExpired`). */
+  heldForDates: number;
   resume?: ResumeCounts;
 }
 
@@ -72,7 +82,10 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const results = new RecordResults();
   const issues: FieldIssue[] = [];
   const datesToLookAt: string[] = [];
-  const nowText = options.now.toISOString();
+  const datesAt = (options.checkDatesAt ?? options.now).toISOString();
+  let recordsWithDateWarnings = 0;
+  let alreadyExpired = 0;
+  let heldForDates = 0;
   const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
@@ -130,6 +143,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
       return undefined;
     }
+    // An invoice the customer could not pay is held back like an invalid one, unless the merchant asks for it.
+    const datesProblems = dateProblems(body, datesAt);
+    if (datesProblems.length > 0 && !options.allowExpired) {
+      heldForDates += 1;
+      invalid(datesProblems.map(({ path, message }) => ({ path, message })));
+      return undefined;
+    }
     result.businessReference = body.businessReference;
     const firstIndex = identity && firstOfInvoice.claim(identity, index);
     if (firstIndex !== undefined) {
@@ -153,7 +173,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference });
     }
     toSend += 1;
-    for (const warning of dateWarnings(body, nowText)) datesToLookAt.push(`${place(source)}: ${warning}`);
+    if (datesProblems.length > 0) {
+      recordsWithDateWarnings += 1;
+      if (datesProblems.some((problem) => problem.expired)) alreadyExpired += 1;
+      for (const problem of datesProblems) {
+        datesToLookAt.push(`${place(source, problem.path)}: ${problem.message}`);
+      }
+    }
     // A dry run spools nothing, and spares the JSON text of every body.
     if (!options.spool) return undefined;
     return {
@@ -180,7 +206,16 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   }
 
   if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
-  return { results, issues, toSend, dateWarnings: datesToLookAt, resume: journal ? resume : undefined };
+  return {
+    results,
+    issues,
+    toSend,
+    dateWarnings: datesToLookAt,
+    recordsWithDateWarnings,
+    alreadyExpired,
+    heldForDates,
+    resume: journal ? resume : undefined,
+  };
 }
 
 /** The issues met while reading a record first, then the schema's about other fields. */

@@ -22,6 +22,8 @@ export interface RecordContext {
   flags: Record<string, unknown>;
   /** The instant relative dates resolve to. */
   now: Date;
+  /** The merchant's time zone, whose days dates name (UTC when absent). */
+  timeZone?: string;
   /** --yes: keep an amount that differs from the items' total. */
   acceptAmountConflicts: boolean;
   referencePrefix?: string;
@@ -65,6 +67,7 @@ export function mergeRecord(
     file: record,
     flags: context.flags,
     now: context.now,
+    timeZone: context.timeZone,
   });
   const issues: FieldIssue[] = [];
   const amount = checkAmount(raw);

@@ -1,3 +1,4 @@
+import { isTimeZone, processTimeZone } from '../schemas/time-zone.js';
 import { AuthError, UsageError } from '../errors.js';
 import { exampleProfileFile } from '../package-files.js';
 import {
@@ -34,6 +35,10 @@ export interface Profile {
   tokenFileReadableByOthers: boolean;
   tokenSource: TokenSource;
   defaults: InvoiceDefaults;
+  /** The merchant's time zone, whose days `today` and bare dates name: the file's `timeZone`, else `TZ`, else the system's. */
+  timeZone: string;
+  /** The currency shown beside amounts (`EGP`), from the file's `currency`; never sent. */
+  currency?: string;
   isProduction: boolean;
   isEmbeddedSandbox: boolean;
   /**
@@ -102,6 +107,8 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
       loaded.readableByOthers && Object.values(config.environments ?? {}).some((environment) => environment.token),
     tokenSource: isEmbeddedSandbox ? { kind: 'embedded-sandbox' } : tokenSourceOf(settings, filepath, environment),
     defaults: config.defaults ?? {},
+    timeZone: config.timeZone ?? zoneOfProcess(environment),
+    ...(config.currency ? { currency: config.currency } : {}),
     isProduction: name === productionEnvironment,
     isEmbeddedSandbox,
     notice,
@@ -111,6 +118,12 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
     readToken: async (options = {}) =>
       checkedToken(await readToken(profile, settings?.token, environment, options.timeoutMs), profile),
   };
+}
+
+/** The time zone of the process: `TZ` when it names one (as the platform reads it), else the system's. */
+function zoneOfProcess(environment: NodeJS.ProcessEnv): string {
+  const named = environment.TZ?.replace(/^:/, '');
+  return named && isTimeZone(named) ? named : processTimeZone();
 }
 
 /** The token if a header can carry it; otherwise an authentication error naming where it came from. */

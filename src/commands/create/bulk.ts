@@ -94,6 +94,9 @@ export async function createInvoicesInBulk(
       defaults: profile.defaults,
       flags: flags.invoice,
       now,
+      timeZone: profile.timeZone,
+      allowExpired: Boolean(options.allowExpired),
+      checkDatesAt: new Date(),
       acceptAmountConflicts: Boolean(options.yes),
       referencePrefix: options.referencePrefix,
       shard: options.shard,
@@ -116,6 +119,7 @@ export async function createInvoicesInBulk(
         journal: !dryRun && journal && existsSync(journal.path) ? journal.shown : undefined,
         shard,
         resume: plan.resume,
+        alreadyExpired: plan.alreadyExpired,
       });
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
@@ -150,6 +154,9 @@ export async function createInvoicesInBulk(
           issues: plan.issues,
           hint:
             'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
+            (plan.heldForDates > 0
+              ? ` ${counted(plan.heldForDates, 'record is', 'records are')} held back for ${plan.heldForDates === 1 ? 'its' : 'their'} dates alone: --allow-expired sends them.`
+              : '') +
             (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
         },
       );
@@ -330,11 +337,12 @@ function announce(
   }
   if (plan.dateWarnings.length > 0) {
     const count = plan.dateWarnings.length;
+    const records = plan.recordsWithDateWarnings;
     const lines = plan.dateWarnings.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
     if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
     terminal.warn(
-      `${count === 1 ? '1 record has dates' : `${formatCount(count)} records have dates`} to look at; the service ` +
-        `takes them, so they are not held back:\n${lines.join('\n')}`,
+      `${counted(records, 'record has', 'records have')} ${counted(count, 'date', 'dates')} to look at; ` +
+        `they are sent (--allow-expired):\n${lines.join('\n')}`,
     );
   }
   if (plan.issues.length > 0) {
@@ -389,6 +397,11 @@ function whatNext(unfinished: RecordResult[]): string {
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/** "1 record has", "2 records have": the count and the words that agree with it. */
+function counted(count: number, one: string, many: string): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 /** "1 of 3 records is invalid", "2 of 3 records are invalid", "1 record is invalid" (of 1): the verb agrees. */

@@ -7,9 +7,10 @@ import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject, writeProblem } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
 import { formatAmount, toJson } from '../../output/format.js';
-import { renderInvoicePreview } from '../../output/invoice-preview.js';
+import { renderInvoicePreview, withCurrency } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
-import { dateWarnings } from '../../schemas/invoice-dates.js';
+import { dateProblems } from '../../schemas/invoice-dates.js';
+import { normalizeDate } from '../../input/dates.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { Profile } from '../../config/profile.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
@@ -68,9 +69,9 @@ export async function createOneInvoice(
         run.terminal.err.dim(`Amount ${formatAmount(checked.invoice.amount)} is the total of the items.`),
       );
     }
-    const invoice = await settleAmount(run, checked.invoice);
+    let invoice = await settleAmount(run, checked.invoice);
     if (typed) typed = invoice;
-    warnAboutDates(invoice, run.terminal, run.now);
+    invoice = await checkDates(run, invoice);
     if (await writeWithoutSending(run, invoice)) return;
     await confirm(run, invoice);
     const created = await send(run, session, invoice);
@@ -93,6 +94,7 @@ function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIss
     file: fileObject,
     flags: fromFlags.invoice,
     now,
+    timeZone: profile.timeZone,
   });
   run.sources = { flags: fromFlags.invoice, file: fileObject };
   return { raw, flagIssues: fromFlags.issues };
@@ -148,7 +150,9 @@ async function checkAndAsk(
     });
   }
   onAnswers(raw);
-  raw = withComputedAmount(await askForInvoice(kind, raw, context, run.now, onAnswers));
+  raw = withComputedAmount(
+    await askForInvoice(kind, raw, context, { now: run.now, timeZone: run.profile.timeZone }, onAnswers),
+  );
   onAnswers(raw);
   result = validate(invoiceSchemas[kind], raw);
   if (!result.success) {
@@ -172,7 +176,9 @@ async function writeWithoutSending(run: CreateRun, invoice: Invoice): Promise<bo
 async function confirm(run: CreateRun, invoice: Invoice): Promise<void> {
   const { kind, options, context, terminal, profile } = run;
   if (!terminal.interactive || options.yes) return;
-  terminal.info(renderInvoicePreview(kind, invoice, terminal.err));
+  terminal.info(
+    renderInvoicePreview(kind, invoice, terminal.err, { currency: profile.currency, timeZone: profile.timeZone }),
+  );
   if (!(await confirmAction(`Create this ${kind} invoice in ${profile.name}?`, context))) {
     throw new InterruptedError('Cancelled: nothing was sent.');
   }
@@ -197,7 +203,7 @@ function report(run: CreateRun, invoice: Invoice, invoiceNumber: string): void {
   terminal.data(
     terminal.json
       ? toJson({ invoiceNumber })
-      : `${terminal.out.green('✔')} Created ${kind} invoice ${invoiceNumber} for ${formatAmount(invoice.amount)} (${profile.name}).`,
+      : `${terminal.out.green('✔')} Created ${kind} invoice ${invoiceNumber} for ${withCurrency(formatAmount(invoice.amount), profile.currency)} (${profile.name}).`,
   );
 }
 
@@ -292,9 +298,45 @@ function amountConflictIssue(run: CreateRun, raw: Raw): AmountConflict | undefin
   };
 }
 
-/** Warns, without stopping, when the expiry has passed or is not after the release or the sending date. */
-function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
-  for (const warning of dateWarnings(invoice, now.toISOString())) terminal.warn(warning);
+/**
+ * An invoice whose expiry has passed, or is not after its release and sending dates, cannot be paid: it is refused
+ * with the dates named (exit 2); in a terminal, the expiry date is asked again until it is after them.
+ */
+async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
+  const { terminal, context, kind } = run;
+  let invoice = start;
+  for (;;) {
+    const problems = dateProblems(invoice, new Date().toISOString());
+    if (problems.length === 0) return invoice;
+    const issues = problems.map(({ path, message }) => withSourceName({ path, message }, run.sources));
+    if (!terminal.interactive) {
+      throw new UsageError(`The ${kind} invoice could not be paid: its expiry date is not ahead; nothing was sent.`, {
+        issues,
+        hint:
+          `Give an expiry after the release date ${invoice.releaseDate}, the sending date ${invoice.sendingDate} and now, ` +
+          'e.g. --expiry-date +30d (30 days after the sending date).',
+      });
+    }
+    for (const issue of issues) terminal.warn(`${issue.path}: ${issue.message}.`);
+    const { input } = await import('../../input/inquirer.js');
+    const clock = { now: new Date(), timeZone: run.profile.timeZone };
+    const typed = await interruptible(() =>
+      input(
+        {
+          message: 'Expiry date (YYYY-MM-DD, +30d from the sending date, or an ISO instant)',
+          default: '+30d',
+          validate: (text) => {
+            const expiryDate = normalizeDate('expiryDate', text, clock, invoice.sendingDate);
+            if (typeof expiryDate !== 'string' || !/Z$/.test(expiryDate)) return 'must be a date, +Nd or an instant';
+            const left = dateProblems({ ...invoice, expiryDate }, new Date().toISOString());
+            return left.length === 0 || `${left[0]?.message ?? 'is not ahead'}`;
+          },
+        },
+        promptContext(context),
+      ),
+    );
+    invoice = { ...invoice, expiryDate: normalizeDate('expiryDate', typed, clock, invoice.sendingDate) as string };
+  }
 }
 
 async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {
