@@ -5,6 +5,7 @@ import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } 
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
 import { dateProblems } from '../schemas/invoice-dates.js';
+import { contactWarnings } from '../schemas/contact-warnings.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { SpoolEntry } from './spool.js';
 
@@ -66,6 +67,13 @@ export interface Plan {
   alreadyExpired: number;
   /** Records held back for their dates alone (without `allowExpired`). */
   heldForDates: number;
+  /**
+   * Values of records to send that the spec takes but a merchant would want to look at (an e-mail that is no address
+   * on an SMS invoice, a mobile number a spreadsheet mangled), each named as issues are.
+   */
+  valuesToLookAt: string[];
+  /** The records those values belong to. */
+  recordsWithValuesToLookAt: number;
   resume?: ResumeCounts;
 }
 
@@ -86,6 +94,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   let recordsWithDateWarnings = 0;
   let alreadyExpired = 0;
   let heldForDates = 0;
+  const valuesToLookAt: string[] = [];
+  let recordsWithValuesToLookAt = 0;
   const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
@@ -173,6 +183,11 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference });
     }
     toSend += 1;
+    const contact = contactWarnings(body);
+    if (contact.length > 0) {
+      recordsWithValuesToLookAt += 1;
+      for (const value of contact) valuesToLookAt.push(`${place(source, value.path)}: ${value.message}`);
+    }
     if (datesProblems.length > 0) {
       recordsWithDateWarnings += 1;
       if (datesProblems.some((problem) => problem.expired)) alreadyExpired += 1;
@@ -214,6 +229,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     recordsWithDateWarnings,
     alreadyExpired,
     heldForDates,
+    valuesToLookAt,
+    recordsWithValuesToLookAt,
     resume: journal ? resume : undefined,
   };
 }

@@ -10,6 +10,7 @@ import { parseJsonExactly } from '../schemas/exact-json.js';
 import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
+import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -27,6 +28,11 @@ export interface RecordContext {
   /** --yes: keep an amount that differs from the items' total. */
   acceptAmountConflicts: boolean;
   referencePrefix?: string;
+  /**
+   * With --drop-unknown-fields: each record is sent without the fields the spec does not list, counted here by
+   * field (`items[n].sku`) as they are dropped.
+   */
+  droppedFields?: Map<string, number>;
 }
 
 /** The path of an issue with the record as a whole. */
@@ -61,10 +67,18 @@ export function mergeRecord(
   context: RecordContext,
   canonical: () => string,
 ): { raw: Record<string, unknown>; issues: FieldIssue[] } {
+  let file = record;
+  if (context.droppedFields) {
+    const { value, dropped } = withoutUnknownFields(context.kind, record);
+    file = value;
+    for (const path of new Set(dropped.map((field) => field.replace(/\[\d+\]/g, '[n]')))) {
+      context.droppedFields.set(path, (context.droppedFields.get(path) ?? 0) + 1);
+    }
+  }
   const raw = mergeInvoiceSources({
     kind: context.kind,
     defaults: context.defaults,
-    file: record,
+    file,
     flags: context.flags,
     now: context.now,
     timeZone: context.timeZone,

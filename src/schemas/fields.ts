@@ -240,26 +240,33 @@ export const mobileNumber = () =>
       if (ctx.issues.length === 0 && !mobilePattern.test(ctx.value)) {
         // Digits other than 0-9 (Arabic-Indic ٠-٩, Persian ۰-۹) are named: the number looks right to the eye.
         const otherDigits = /[\u0660-\u0669\u06f0-\u06f9]/.test(ctx.value);
-        const message = otherDigits ? `${mobileMessage}; write its digits as 0-9` : mobileMessage;
+        // A spreadsheet that read the number as a number writes it as 2.01012E+11: its last digits are lost.
+        const scientific = /^\s*\d(\.\d+)?e\+?\d+\s*$/i.test(ctx.value);
+        const message = scientific
+          ? `is ${ctx.value.trim()}, a number a spreadsheet wrote in scientific notation and lost digits of: format the column as text and type the number again`
+          : otherDigits
+            ? `${mobileMessage}; write its digits as 0-9`
+            : mobileMessage;
         ctx.issues.push({ code: 'custom', input: ctx.value, message });
       }
     })
     .overwrite((value) => value.replace(mobileSeparators, ''))
     .meta({ allOf: [{ pattern: mobilePattern.source }] });
 
+/** Text that can be sent as it is (see `unsendableTextProblem`), in no particular format. */
+export const sendableString = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') }).check(sendableText);
+
 /**
- * An e-mail address, by zod's own e-mail pattern. Written as a pattern rather than `z.email()` so the JSON Schema
- * carries no `format: email`, which validators check with patterns of their own that disagree with this one.
+ * True when `value` is an e-mail address, by zod's own e-mail pattern. A pattern rather than `z.email()`, so the JSON
+ * Schema carries no `format: email`, which validators check with patterns of their own that disagree with this one.
  */
-export const emailAddress = () =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address') })
-    .check((ctx) => {
-      const message =
-        unsendableTextProblem(ctx.value) ?? (z.regexes.email.test(ctx.value) ? undefined : 'must be an e-mail address');
-      if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
-    })
-    .meta({ pattern: z.regexes.email.source });
+export function isEmailAddress(value: string): boolean {
+  return z.regexes.email.test(value);
+}
+
+/** zod's e-mail pattern, for the JSON Schema. */
+export const emailPattern = z.regexes.email.source;
 
 /**
  * A percentage from 0 to 100 as text: digits with an optional fraction, surrounding blanks allowed. The range is

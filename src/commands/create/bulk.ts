@@ -87,6 +87,7 @@ export async function createInvoicesInBulk(
     const now = earlier?.resolveDatesAt ?? new Date();
     spool = dryRun || !journal ? undefined : await Spool.open(`${journal.path}.spool`);
     const source = await recordsOf(input, options);
+    const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
     const plan = await planBatch({
       kind,
       records: source.records,
@@ -96,6 +97,7 @@ export async function createInvoicesInBulk(
       now,
       timeZone: profile.timeZone,
       allowExpired: Boolean(options.allowExpired),
+      droppedFields,
       checkDatesAt: new Date(),
       acceptAmountConflicts: Boolean(options.yes),
       referencePrefix: options.referencePrefix,
@@ -106,6 +108,10 @@ export async function createInvoicesInBulk(
       signal: context.signal,
     });
     await spool?.finish();
+    if (droppedFields && droppedFields.size > 0) {
+      const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
+      terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
+    }
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
@@ -343,6 +349,15 @@ function announce(
     terminal.warn(
       `${counted(records, 'record has', 'records have')} ${counted(count, 'date', 'dates')} to look at; ` +
         `they are sent (--allow-expired):\n${lines.join('\n')}`,
+    );
+  }
+  if (plan.valuesToLookAt.length > 0) {
+    const count = plan.valuesToLookAt.length;
+    const lines = plan.valuesToLookAt.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
+    if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
+    terminal.warn(
+      `${counted(plan.recordsWithValuesToLookAt, 'record has', 'records have')} ${counted(count, 'value', 'values')} ` +
+        `to look at; the spec gives them no format, so they are sent as given:\n${lines.join('\n')}`,
     );
   }
   if (plan.issues.length > 0) {

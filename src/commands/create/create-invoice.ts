@@ -6,10 +6,12 @@ import { invoiceFromFlags, toCommandLine, withSourceName } from '../../input/inv
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject, writeProblem } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
-import { formatAmount, toJson } from '../../output/format.js';
+import { countOf, formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview, withCurrency } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
 import { dateProblems } from '../../schemas/invoice-dates.js';
+import { contactWarnings } from '../../schemas/contact-warnings.js';
+import { withoutUnknownFields } from '../../schemas/unknown-fields.js';
 import { normalizeDate } from '../../input/dates.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { Profile } from '../../config/profile.js';
@@ -70,6 +72,10 @@ export async function createOneInvoice(
       );
     }
     let invoice = await settleAmount(run, checked.invoice);
+    for (const value of contactWarnings(invoice)) {
+      const named = withSourceName(value, run.sources);
+      run.terminal.warn(`${named.path}: ${named.message}; sent as given.`);
+    }
     if (typed) typed = invoice;
     invoice = await checkDates(run, invoice);
     if (await writeWithoutSending(run, invoice)) return;
@@ -87,7 +93,14 @@ export async function createOneInvoice(
 function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIssue[] } {
   const { kind, options, profile, now } = run;
   const fromFlags = invoiceFromFlags(options);
-  const fileObject = file === undefined ? undefined : asObject(file, `--file ${options.file}`);
+  let fileObject = file === undefined ? undefined : asObject(file, `--file ${options.file}`);
+  if (fileObject && options.dropUnknownFields) {
+    const { value, dropped } = withoutUnknownFields(kind, fileObject);
+    fileObject = value;
+    if (dropped.length > 0) {
+      run.terminal.warn(`Dropped ${countOf(dropped.length, 'field')} the spec does not list: ${dropped.join(', ')}.`);
+    }
+  }
   const raw = mergeInvoiceSources({
     kind,
     defaults: profile.defaults,

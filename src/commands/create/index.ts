@@ -84,6 +84,7 @@ export function addCreateCommands(root: Root, context: CommandContext): void {
           'the encoding --file was saved in (default: UTF-8, or UTF-16 by its byte order mark)',
         ).choices(encodingNames),
       )
+      .option('--drop-unknown-fields', 'send the invoices without the fields the spec does not list, naming them')
       .option('-y, --yes', 'send without the preview and confirmation; keep --amount when it differs from the items')
       .option('--dry-run', 'send nothing: print the exact JSON body of one invoice, or check a file of many')
       .option('--save <file>', 'write the final request to a JSON file (reusable with --file)')

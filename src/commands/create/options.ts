@@ -7,6 +7,7 @@ import type { EncodingName } from '../../input/text-encoding.js';
 /** What `einvoice create single|recurring` is given: the global options, the invoice's, the bulk run's and a CSV file's flags. */
 export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags, CsvFlags {
   file?: string;
+  dropUnknownFields?: boolean;
   encoding?: EncodingName;
   yes?: boolean;
   dryRun?: boolean;
