@@ -216,3 +216,22 @@ describe('contact values the spec gives no format', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 });
+
+describe('the currency of the profile', () => {
+  it('is shown beside amounts (the stats table, the created line) and never sent', async () => {
+    const home = homeFor(sandbox, { currency: 'egp' });
+    const created = await runInProcess(home, ['create', 'single', ...flags]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/Created single invoice \d+ for 10\.00 EGP \(local\)\./);
+    expect(JSON.stringify((await received(sandbox)).last?.request)).not.toMatch(/egp/i);
+
+    const stats = await runInProcess(home, ['stats']);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toMatch(/Invoices +Count +Amount EGP +Share of amount/);
+    const json = await runInProcess(home, ['stats', '--json']);
+    expect(json.stdout).not.toMatch(/egp/i);
+
+    const without = await runInProcess(homeFor(sandbox), ['stats']);
+    expect(without.stdout).toMatch(/Count +Amount +Share/);
+  });
+});

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { homeFor, received } from '../helpers/create-cli.js';
+import { tempHome } from '../helpers/cli.js';
+import { writeProfile } from '../helpers/profile.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -172,5 +174,43 @@ describe('an invoice the customer could not pay is held back', () => {
       (invoice) => (invoice.request as { businessReference: string }).businessReference,
     );
     expect(references.sort()).toEqual(['R-1', 'R-2']);
+  });
+});
+
+describe("a sandbox's clock", () => {
+  it('counts relative dates, and judges expiry, from the sandbox clock once it was moved', async () => {
+    const home = tempHome();
+    // The sandbox environment served on this machine, as `einvoice sandbox serve` gives it.
+    writeProfile(home, {
+      defaultEnv: 'sandbox',
+      environments: { sandbox: { baseUrl: sandbox.url, token: sandbox.token } },
+      timeZone: 'UTC',
+    });
+    const { now } = await sandbox.api.advanceClock('60d');
+    const sandboxToday = now.slice(0, 10);
+
+    const relative = await runInProcess(home, [
+      'create',
+      'single',
+      ...flags,
+      ...['--sending-date', 'today', '--release-date', 'today', '--expiry-date', '+30d', '--dry-run'],
+    ]);
+    expect(relative.code, relative.stderr).toBe(0);
+    const sent = JSON.parse(relative.stdout) as { sendingDate: string; expiryDate: string };
+    expect(sent.sendingDate).toBe(sandboxToday);
+    const thirtyDaysLater = new Date(Date.parse(sandboxToday) + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(sent.expiryDate).toBe(`${thirtyDaysLater}T23:59:59.999Z`);
+
+    // Due in 30 days by this machine's clock, it has expired by the sandbox's.
+    const dueByMachine = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const expired = await runInProcess(home, [
+      'create',
+      'single',
+      ...flags,
+      ...['--sending-date', dueByMachine, '--release-date', dueByMachine, '--expiry-date', dueByMachine, '--yes'],
+    ]);
+    expect(expired.code).toBe(2);
+    expect(expired.stderr).toContain(`has already passed (it is now ${now.slice(0, 10)}`);
+    expect((await received(sandbox)).count).toBe(0);
   });
 });

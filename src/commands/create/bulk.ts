@@ -84,7 +84,9 @@ export async function createInvoicesInBulk(
     if (earlier && earlier.damagedLines > 0) {
       terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
     }
-    const now = earlier?.resolveDatesAt ?? new Date();
+    // The sandbox's clock when the target is a sandbox whose clock was moved; a rerun resolves as its first run did.
+    const clockNow = await session.now();
+    const now = earlier?.resolveDatesAt ?? clockNow;
     spool = dryRun || !journal ? undefined : await Spool.open(`${journal.path}.spool`);
     const source = await recordsOf(input, options);
     const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
@@ -98,7 +100,7 @@ export async function createInvoicesInBulk(
       timeZone: profile.timeZone,
       allowExpired: Boolean(options.allowExpired),
       droppedFields,
-      checkDatesAt: new Date(),
+      checkDatesAt: clockNow,
       acceptAmountConflicts: Boolean(options.yes),
       referencePrefix: options.referencePrefix,
       shard: options.shard,

@@ -55,7 +55,7 @@ export async function createOneInvoice(
     context,
     terminal: session.terminal,
     profile: session.profile,
-    now: new Date(),
+    now: await session.now(),
     sources: { flags: {} },
   };
   const draft = openDraft(kind, options, context, run.terminal, run.now);
@@ -319,7 +319,7 @@ async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
   const { terminal, context, kind } = run;
   let invoice = start;
   for (;;) {
-    const problems = dateProblems(invoice, new Date().toISOString());
+    const problems = dateProblems(invoice, run.now.toISOString());
     if (problems.length === 0) return invoice;
     const issues = problems.map(({ path, message }) => withSourceName({ path, message }, run.sources));
     if (!terminal.interactive) {
@@ -332,7 +332,7 @@ async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
     }
     for (const issue of issues) terminal.warn(`${issue.path}: ${issue.message}.`);
     const { input } = await import('../../input/inquirer.js');
-    const clock = { now: new Date(), timeZone: run.profile.timeZone };
+    const clock = { now: run.now, timeZone: run.profile.timeZone };
     const typed = await interruptible(() =>
       input(
         {
@@ -341,7 +341,7 @@ async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
           validate: (text) => {
             const expiryDate = normalizeDate('expiryDate', text, clock, invoice.sendingDate);
             if (typeof expiryDate !== 'string' || !/Z$/.test(expiryDate)) return 'must be a date, +Nd or an instant';
-            const left = dateProblems({ ...invoice, expiryDate }, new Date().toISOString());
+            const left = dateProblems({ ...invoice, expiryDate }, run.now.toISOString());
             return left.length === 0 || `${left[0]?.message ?? 'is not ahead'}`;
           },
         },
