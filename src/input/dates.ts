@@ -62,6 +62,11 @@ export interface MerchantClock {
   timeZone?: string;
 }
 
+/** True when `value` (trimmed, lower case) is a relative date: `today`, `now`, `tomorrow`, `+7d`, `+2w`, `+1m`. */
+function isRelative(value: string): boolean {
+  return value === 'today' || value === 'now' || value === 'tomorrow' || relativePattern.test(value);
+}
+
 /** `today`, `tomorrow`, `+7d`, `+2w`, `+1m` as a calendar date counted from `from`; undefined for anything else. */
 export function relativeDay(text: string, from: string): string | undefined {
   const value = text.trim().toLowerCase();
@@ -110,10 +115,15 @@ export function normalizeDate(
   if (field === 'releaseDate' && (lower === 'today' || lower === 'now')) return now.toISOString();
   const countsFromSending =
     field === 'expiryDate' && relativePattern.test(lower) && typeof sendingDate === 'string' && isRealDate(sendingDate);
-  const day = relativeDay(text, countsFromSending ? (sendingDate as string) : today()) ?? (bareDate ? text : undefined);
+  // A bare date (the usual case in a bulk file) needs no today: that takes the zone's calendar, some Intl calls.
+  const day = bareDate
+    ? text
+    : isRelative(lower)
+      ? relativeDay(text, countsFromSending ? (sendingDate as string) : today())
+      : undefined;
   if (day) {
     if (!isRealDate(day)) return input;
-    return (field === 'expiryDate' ? endOfDayIn(day, timeZone) : startOfDayIn(day, timeZone)).toISOString();
+    return field === 'expiryDate' ? endOfDayIn(day, timeZone) : startOfDayIn(day, timeZone);
   }
   const instant = parseInstant(text);
   return instant ? instant.toISOString() : input;

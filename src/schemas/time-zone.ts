@@ -63,18 +63,43 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The first instant of `date` (`YYYY-MM-DD`) in `timeZone`: its midnight, or the first hour a DST change leaves. */
-export function startOfDayIn(date: string, timeZone: string): Date {
+/**
+ * The days already worked out, by zone and date, as the text sent: a bulk file gives the same few dates on every
+ * record, and each costs several Intl calls. Dates run from 2000 to 2100, so the map stays small.
+ */
+const dayEdges = new Map<string, string>();
+
+/**
+ * The first instant of `date` (`YYYY-MM-DD`, a day that exists) in `timeZone`, as `YYYY-MM-DDThh:mm:ss.sssZ`: its
+ * midnight, or the first hour a DST change leaves.
+ */
+export function startOfDayIn(date: string, timeZone: string): string {
+  const key = `${timeZone} ${date}`;
+  let start = dayEdges.get(key);
+  if (start === undefined) {
+    start = new Date(startInstant(date, timeZone)).toISOString();
+    dayEdges.set(key, start);
+  }
+  return start;
+}
+
+/** The last millisecond of `date` (`YYYY-MM-DD`, a day that exists) in `timeZone`, as `YYYY-MM-DDThh:mm:ss.sssZ`. */
+export function endOfDayIn(date: string, timeZone: string): string {
+  const key = `${timeZone} ${date} end`;
+  let end = dayEdges.get(key);
+  if (end === undefined) {
+    end = new Date(startInstant(addDays(date, 1), timeZone) - 1).toISOString();
+    dayEdges.set(key, end);
+  }
+  return end;
+}
+
+function startInstant(date: string, timeZone: string): number {
   const midnight = Date.parse(`${date}T00:00:00.000Z`);
   let instant = midnight - offsetAt(midnight, timeZone);
   // The offset at the instant found may differ from the one guessed (a DST change that night): once more.
   instant = midnight - offsetAt(instant, timeZone);
   // A day that starts with a skipped hour begins at the first instant that is on that date.
   if (calendarDateIn(new Date(instant), timeZone) !== date) instant += 3_600_000;
-  return new Date(instant);
-}
-
-/** The last millisecond of `date` (`YYYY-MM-DD`) in `timeZone`. */
-export function endOfDayIn(date: string, timeZone: string): Date {
-  return new Date(startOfDayIn(addDays(date, 1), timeZone).getTime() - 1);
+  return instant;
 }
