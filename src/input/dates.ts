@@ -23,19 +23,6 @@ export function toCalendarDate(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 
-/** Resolves `today`, `tomorrow` and `+7d`/`+2w`/`+1m` against `now`; undefined for anything else. */
-export function resolveRelative(text: string, now: Date): Date | undefined {
-  const value = text.trim().toLowerCase();
-  if (value === 'today' || value === 'now') return new Date(now.getTime());
-  if (value === 'tomorrow') return new Date(now.getTime() + 86_400_000);
-  const match = relativePattern.exec(value);
-  if (!match) return undefined;
-  const amount = Number(match[1]);
-  const unit = match[2];
-  if (unit === 'm') return addMonths(now, amount);
-  return new Date(now.getTime() + amount * (unit === 'w' ? 7 : 1) * 86_400_000);
-}
-
 /**
  * An issue of a date field's shape worded with every form the CLI reads: the schema names only the shape the service
  * takes, and a merchant may type `+30d`. A missing date stays "is required", and a day that does not exist or a year

@@ -127,11 +127,17 @@ export class InputDecoder {
     if (occurrences(text, replacement) <= written) return;
     this.#undecodable = {
       encoding: this.#encoding,
-      offset: this.#offset + Buffer.byteLength(text.slice(0, index)),
+      offset: this.#offset + bytesOf(text.slice(0, index), this.#encoding),
       line: this.#lines + countLines(text.slice(0, index)) + 1,
       likely: this.#encoding === 'utf-8' ? likelyCodePage(bytes) : undefined,
     };
   }
+}
+
+/** How many bytes `text` took in `encoding`. */
+function bytesOf(text: string, encoding: EncodingName): number {
+  if (encoding === 'utf-8') return Buffer.byteLength(text);
+  return encoding === 'utf-16le' || encoding === 'utf-16be' ? text.length * 2 : text.length;
 }
 
 function countLines(text: string): number {

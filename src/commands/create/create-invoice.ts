@@ -12,7 +12,8 @@ import { sendOnce } from '../../output/outcome.js';
 import { dateProblems } from '../../schemas/invoice-dates.js';
 import { contactWarnings } from '../../schemas/contact-warnings.js';
 import { withoutUnknownFields } from '../../schemas/unknown-fields.js';
-import { normalizeDate } from '../../input/dates.js';
+import { normalizeDate, withDateForms } from '../../input/dates.js';
+import { utcInstant } from '../../schemas/calendar.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { Profile } from '../../config/profile.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
@@ -76,8 +77,8 @@ export async function createOneInvoice(
       const named = withSourceName(value, run.sources);
       run.terminal.warn(`${named.path}: ${named.message}; sent as given.`);
     }
-    if (typed) typed = invoice;
     invoice = await checkDates(run, invoice);
+    if (typed) typed = invoice;
     if (await writeWithoutSending(run, invoice)) return;
     await confirm(run, invoice);
     const created = await send(run, session, invoice);
@@ -340,7 +341,13 @@ async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
           default: '+30d',
           validate: (text) => {
             const expiryDate = normalizeDate('expiryDate', text, clock, invoice.sendingDate);
-            if (typeof expiryDate !== 'string' || !/Z$/.test(expiryDate)) return 'must be a date, +Nd or an instant';
+            const shape = validate(utcInstant(), expiryDate);
+            if (!shape.success || typeof expiryDate !== 'string') {
+              return withDateForms({
+                path: 'expiryDate',
+                message: shape.success ? '' : (shape.issues[0]?.message ?? ''),
+              }).message;
+            }
             const left = dateProblems({ ...invoice, expiryDate }, run.now.toISOString());
             return left.length === 0 || `${left[0]?.message ?? 'is not ahead'}`;
           },
