@@ -44,7 +44,9 @@ export async function openSession(options: GlobalOptions, context: CommandContex
         env: context.env,
       }),
     now: async () => {
-      if (!profile.isEmbeddedSandbox && profile.name !== sandboxEnvironment) return new Date();
+      // The sandbox environment as the profile file names it (`sandbox serve`), not a service EINVOICE_BASE_URL names.
+      const servedSandbox = profile.name === sandboxEnvironment && profile.baseUrlSource === 'file';
+      if (!profile.isEmbeddedSandbox && !servedSandbox) return new Date();
       // An embedded sandbox not yet started has its clock at this machine's: nothing to start for it.
       if (profile.isEmbeddedSandbox && !existsSync(sandboxStateFile(context.env))) return new Date();
       const { connectToSandboxAdmin } = await import('./service-connection.js');
