@@ -37,6 +37,8 @@ export interface Profile {
   defaults: InvoiceDefaults;
   /** The merchant's time zone, whose days `today` and bare dates name: the file's `timeZone`, else `TZ`, else the system's. */
   timeZone: string;
+  /** Where the time zone came from. */
+  timeZoneSource: 'file' | 'TZ' | 'system';
   /** The currency shown beside amounts (`EGP`), from the file's `currency`; never sent. */
   currency?: string;
   isProduction: boolean;
@@ -107,7 +109,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
       loaded.readableByOthers && Object.values(config.environments ?? {}).some((environment) => environment.token),
     tokenSource: isEmbeddedSandbox ? { kind: 'embedded-sandbox' } : tokenSourceOf(settings, filepath, environment),
     defaults: config.defaults ?? {},
-    timeZone: config.timeZone ?? zoneOfProcess(environment),
+    ...zoneOf(config.timeZone, environment),
     ...(config.currency ? { currency: config.currency } : {}),
     isProduction: name === productionEnvironment,
     isEmbeddedSandbox,
@@ -120,10 +122,15 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
   };
 }
 
-/** The time zone of the process: `TZ` when it names one (as the platform reads it), else the system's. */
-function zoneOfProcess(environment: NodeJS.ProcessEnv): string {
+/** The merchant's time zone: the profile file's, else `TZ` when it names one the platform knows, else the system's. */
+function zoneOf(
+  fromFile: string | undefined,
+  environment: NodeJS.ProcessEnv,
+): Pick<Profile, 'timeZone' | 'timeZoneSource'> {
+  if (fromFile) return { timeZone: fromFile, timeZoneSource: 'file' };
   const named = environment.TZ?.replace(/^:/, '');
-  return named && isTimeZone(named) ? named : processTimeZone();
+  if (named && isTimeZone(named)) return { timeZone: named, timeZoneSource: 'TZ' };
+  return { timeZone: processTimeZone(), timeZoneSource: 'system' };
 }
 
 /** The token if a header can carry it; otherwise an authentication error naming where it came from. */

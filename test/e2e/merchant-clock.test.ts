@@ -117,6 +117,17 @@ describe("today is the merchant's today", () => {
     });
   });
 
+  it('config show says which zone is in force and where it came from', async () => {
+    const fromFile = await runInProcess(homeFor(sandbox, { timeZone: 'Africa/Cairo', currency: 'EGP' }), [
+      'config',
+      'show',
+    ]);
+    expect(fromFile.stdout).toMatch(/Time zone +Africa\/Cairo \(from the profile file\)/);
+    expect(fromFile.stdout).toMatch(/Currency +EGP \(shown beside amounts, never sent\)/);
+    const fromTz = await runInProcess(homeFor(sandbox), ['config', 'show', '--json'], { env: { TZ: 'Asia/Tokyo' } });
+    expect(JSON.parse(fromTz.stdout)).toMatchObject({ timeZone: 'Asia/Tokyo', currency: null });
+  });
+
   it('refuses a profile timeZone that is not one, naming the key', async () => {
     const home = homeFor(sandbox, { timeZone: 'Cairo' });
     const result = await runInProcess(home, ['create', 'single', ...flags, '--dry-run']);
