@@ -111,8 +111,9 @@ come from, and added in whole hundredths: never as floats, never rounded.
                 may hold them, quoted as spreadsheets write it: "1,250.00"
   amount        what the customer pays. With items and no --amount, it is the
                 items' total: price x quantity minus item discounts
-  taxes         the percentage of the amount that is tax (0 to 100); included
-                in the total, never added to it
+  taxes         a percentage, at most 100, sent as written: the service's
+                interface does not say how it is applied, so einvoice never
+                adds it to the amount or takes it from it
   discount      a recurring FLAT discount may not exceed the amount, a
                 PERCENTAGE one 100, an item discount price x quantity
 
@@ -124,8 +125,8 @@ field: it is never rounded.
 In a JSON file, money and quantities are JSON numbers: "amount": "12.50" is
 refused as text (a refund's amount alone may be a string).
 
-The currency is the merchant account's: the service's interface names none, and
-its amounts have two decimals.`;
+The service's interface names no currency. The profile's currency key (EGP,
+say) is shown beside amounts, and never sent.`;
 
 const dates = `Dates
 
@@ -134,25 +135,24 @@ const dates = `Dates
   expiryDate     when it can no longer be paid, sent in the same shape
 
 Each is written as
-  2026-12-31                  a calendar date (a UTC day)
+  2026-12-31                  a calendar date (a day of your time zone)
   2026-12-31T21:59:59.000Z    an ISO 8601 instant
   today, tomorrow
   +7d, +2w, +1m               days, weeks or months from now (month ends clamp:
                               Jan 31 + 1m is the last day of February)
 
-A bare date is the start of that UTC day for releaseDate and its last
-millisecond for expiryDate, so an invoice stays payable through its expiry
-date. For releaseDate and expiryDate, today, tomorrow and offsets keep the time
-of day: --release-date today releases now.
-
-Dates are UTC. In Cairo (UTC+2, UTC+3 in summer time) the UTC day begins at
-02:00 (03:00): an expiry date of 2026-12-31 ends at 01:59 on 1 January, Cairo
-time, and before 02:00 "today" is still yesterday's date. To end an invoice at
-local midnight, give an instant: 2026-12-31T21:59:59.999Z.
+Days are the merchant's: the profile's timeZone (an IANA name, Africa/Cairo),
+else TZ, else the system's zone. A bare date is the start of that day for
+releaseDate and its last millisecond for expiryDate, sent as the UTC instant:
+2026-12-31 in Cairo expires at 2026-12-31T21:59:59.999Z. today, tomorrow and
+offsets count on that zone's calendar; a relative expiry (+30d) counts from the
+sending date. Against a sandbox whose clock was moved, they count from the
+sandbox's clock. The preview names the zone.
 
 Dates run from 2000-01-01 to 2100-12-31; a day that does not exist is named
-(February 2026 has no 30th day). An expiry already past, or not after the
-release or sending date, is a warning, not an error. In a sheet, a date with
+(February 2026 has no 30th day). An invoice whose expiry has passed, or is not
+after its release and sending dates, is refused (exit 2); a bulk run holds such
+records back unless --allow-expired is given. In a sheet, a date with
 slashes is read only as declared with --date-format DD/MM/YYYY, never guessed.
 A bulk run resolves relative dates once and records them: a rerun sends the
 same dates.`;
@@ -177,8 +177,9 @@ records of a JSON file (validation up front, journal, resume, report).
   numbers       as written, with a decimal point; "1,250.50" is 1250.50
   dates         YYYY-MM-DD, or with slashes as --date-format DD/MM/YYYY says
   separators    , ; tab or |, found from the header; else --delimiter ";"
-  text          UTF-8 (a byte order mark and CRLF line ends are fine): in
-                Excel, save as "CSV UTF-8 (Comma delimited)"
+  text          UTF-8 or UTF-16 (a byte order mark and CRLF line ends are
+                fine); --encoding windows-1256 for Excel's plain "CSV (Comma
+                delimited)" on an Arabic Windows. Other bytes are refused
   mobile        format the column as text, so the sheet keeps the + and any
                 leading zero
 

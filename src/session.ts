@@ -1,5 +1,8 @@
 import type { ServiceConnection } from './service-connection.js';
 import { resolveProfile, type Profile } from './config/profile.js';
+import { existsSync } from 'node:fs';
+import { sandboxStateFile } from './config/paths.js';
+import { sandboxEnvironment } from './schemas/config.js';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { addMask, inGithubActions } from './output/github-actions.js';
 import { createTerminal, type Terminal } from './output/terminal.js';
@@ -10,6 +13,11 @@ export interface Session {
   profile: Profile;
   /** Connects to the profile's service (starting the embedded sandbox if that is the environment). */
   connect(): Promise<ServiceConnection>;
+  /**
+   * The instant relative dates count from: the sandbox's own clock when the environment is a sandbox (its clock may
+   * have been moved with `sandbox expire`), else this machine's.
+   */
+  now(): Promise<Date>;
 }
 
 /** Resolves the profile and prepares the terminal; prints the profile's notices on stderr. */
@@ -35,6 +43,25 @@ export async function openSession(options: GlobalOptions, context: CommandContex
         notice: (line) => terminal.info(line),
         env: context.env,
       }),
+    now: async () => {
+      // The sandbox environment as the profile file names it (`sandbox serve`), not a service EINVOICE_BASE_URL names.
+      const servedSandbox = profile.name === sandboxEnvironment && profile.baseUrlSource === 'file';
+      if (!profile.isEmbeddedSandbox && !servedSandbox) return new Date();
+      // An embedded sandbox not yet started has its clock at this machine's: nothing to start for it.
+      if (profile.isEmbeddedSandbox && !existsSync(sandboxStateFile(context.env))) return new Date();
+      const { connectToSandboxAdmin } = await import('./service-connection.js');
+      try {
+        const connection = await connectToSandboxAdmin(profile, context.env);
+        try {
+          return new Date((await connection.admin.clock()).now);
+        } finally {
+          await connection.close();
+        }
+      } catch {
+        // A sandbox that cannot tell its clock is told the dates of this machine's; sending says what is wrong.
+        return new Date();
+      }
+    },
   };
 }
 

@@ -46,6 +46,7 @@ export function createSandboxAdmin(baseUrl: string) {
       call(settleResponseSchema, () => http.post(invoicePath(invoiceNumber, 'pay'), { json: {} })),
     cancel: (invoiceNumber: string) =>
       call(settleResponseSchema, () => http.post(invoicePath(invoiceNumber, 'cancel'), { json: {} })),
+    clock: () => call(clockResponseSchema, () => http.get('__sandbox/clock')),
     advanceClock: (advance: string) =>
       call(clockResponseSchema, () => http.post('__sandbox/clock', { json: { advance } })),
     outbox: () => call(outboxResponseSchema, () => http.get('__sandbox/outbox')),

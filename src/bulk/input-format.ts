@@ -3,7 +3,8 @@ import { access, open, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { jsonProblem } from '../input/json-file.js';
+import { jsonProblem, undecodableInputError } from '../input/json-file.js';
+import { decodeWhole, InputDecoder, type EncodingName, type UndecodableBytes } from '../input/text-encoding.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
 
 // Decides what `--file` holds by looking at its first lines only, so a long file is never read twice: one JSON
@@ -24,8 +25,10 @@ export type InvoiceFileInput =
       absolutePath?: string;
       /** How messages name it: the path, or `stdin`. */
       name: string;
-      /** The bytes of the input, from the start; call once. */
+      /** The bytes of the input as UTF-8, from the start, whatever its encoding; call once. */
       open(): AsyncIterable<Buffer>;
+      /** The first bytes that were not text in the input's encoding, once read that far. */
+      undecodable(): UndecodableBytes | undefined;
     };
 
 const ndjsonExtensions = new Set(['.ndjson', '.jsonl']);
@@ -41,6 +44,7 @@ export async function readInvoiceFile(
   path: string,
   context: CommandContext,
   forced?: 'csv' | 'ndjson' | 'json',
+  encoding?: EncodingName,
 ): Promise<InvoiceFileInput> {
   const name = path === '-' ? 'stdin' : path;
   const named = forced === 'csv' || forced === 'ndjson' ? forced : undefined;
@@ -54,33 +58,35 @@ export async function readInvoiceFile(
         : csvExtensions.has(extension)
           ? 'csv'
           : undefined;
-    const head = byExtension ? '' : await peekFile(absolutePath, name);
+    const head = byExtension ? '' : await peekFile(absolutePath, name, encoding);
     const format = byExtension ?? detectFormat(head);
     if (format === undefined || !(await readable(absolutePath))) {
       // One invoice (or a file that cannot be read): read as the one-invoice flow always has, with its messages.
       const { readJsonInput } = await import('../input/json-file.js');
-      const value = await readJsonInput(path, context).catch((error: unknown) => {
+      const value = await readJsonInput(path, context, '--file', encoding).catch((error: unknown) => {
         throw withSheetHint(error, head);
       });
       return { kind: 'one', value };
     }
-    return many(format, path, name, absolutePath, () => createReadStream(absolutePath, { highWaterMark: 1 << 16 }));
+    return many(format, path, name, absolutePath, encoding, () =>
+      createReadStream(absolutePath, { highWaterMark: 1 << 16 }),
+    );
   }
   if (named) {
     const stdin = (context.stdin as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    return many(named, path, name, undefined, () => replay(Buffer.alloc(0), stdin));
+    return many(named, path, name, undefined, encoding, () => replay(Buffer.alloc(0), stdin));
   }
-  const peeked = await peekStream(context.stdin);
+  const peeked = await peekStream(context.stdin, encoding);
   const format = detectFormat(peeked.text);
   if (format === undefined) {
     const content = Buffer.concat([peeked.head, ...(await drain(peeked.rest))]);
     try {
-      return { kind: 'one', value: parseWhole(content, name) };
+      return { kind: 'one', value: parseWhole(content, name, encoding) };
     } catch (error) {
       throw withSheetHint(error, peeked.text);
     }
   }
-  return many(format, path, name, undefined, () => replay(peeked.head, peeked.rest));
+  return many(format, path, name, undefined, encoding, () => replay(peeked.head, peeked.rest));
 }
 
 /**
@@ -93,10 +99,31 @@ export async function readInvoiceFile(
  */
 const pieceBytes = 1 << 13;
 
-async function* inPieces(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+/**
+ * The input in pieces, as UTF-8: a UTF-8 input's own bytes (its invalid ones are left for the readers' decoders to
+ * mark, as `decoder` does), any other encoding's text encoded.
+ */
+async function* inPieces(chunks: AsyncIterable<Buffer>, decoder: InputDecoder): AsyncGenerator<Buffer> {
+  // Bytes read before the decoder knows the encoding (it waits for the first few): given out once it does.
+  let held: Buffer[] = [];
+  const out = (piece: Buffer, text: string): Buffer[] => {
+    if (!decoder.started) {
+      held.push(piece);
+      return [];
+    }
+    const pieces = decoder.encoding === 'utf-8' ? [...held, piece] : text === '' ? [] : [Buffer.from(text)];
+    held = [];
+    return pieces;
+  };
   for await (const chunk of chunks) {
-    for (let start = 0; start < chunk.length; start += pieceBytes) yield chunk.subarray(start, start + pieceBytes);
+    for (let start = 0; start < chunk.length; start += pieceBytes) {
+      const piece = chunk.subarray(start, start + pieceBytes);
+      yield* out(piece, decoder.decode(piece));
+    }
   }
+  const rest = decoder.end();
+  if (decoder.encoding === 'utf-8') yield* held;
+  else if (rest !== '') yield Buffer.from(rest);
 }
 
 function many(
@@ -104,9 +131,11 @@ function many(
   path: string,
   name: string,
   absolutePath: string | undefined,
+  encoding: EncodingName | undefined,
   read: () => AsyncIterable<Buffer>,
 ): InvoiceFileInput {
   let opened = false;
+  const decoder = new InputDecoder(encoding);
   return {
     kind: 'many',
     format,
@@ -116,8 +145,9 @@ function many(
     open() {
       if (opened) throw new Error(`${name} can be read only once`);
       opened = true;
-      return inPieces(read());
+      return inPieces(read(), decoder);
     },
+    undecodable: () => decoder.undecodable,
   };
 }
 
@@ -169,7 +199,7 @@ async function readable(absolutePath: string): Promise<boolean> {
   }
 }
 
-async function peekFile(absolutePath: string, name: string): Promise<string> {
+async function peekFile(absolutePath: string, name: string, encoding?: EncodingName): Promise<string> {
   let handle;
   try {
     handle = await open(absolutePath, 'r');
@@ -181,12 +211,14 @@ async function peekFile(absolutePath: string, name: string): Promise<string> {
   }
   try {
     let text = '';
-    const buffer = Buffer.alloc(1 << 16);
+    const read: Buffer[] = [];
     for (let position = 0; !enoughToDetect(text);) {
+      const buffer = Buffer.alloc(1 << 16);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      text += buffer.toString('utf8', 0, bytesRead);
+      read.push(buffer.subarray(0, bytesRead));
+      text = decodeWhole(Buffer.concat(read), encoding).text;
     }
     return text;
   } catch {
@@ -202,7 +234,7 @@ interface PeekedStream {
   rest: AsyncIterator<Buffer>;
 }
 
-async function peekStream(stream: NodeJS.ReadableStream): Promise<PeekedStream> {
+async function peekStream(stream: NodeJS.ReadableStream, encoding?: EncodingName): Promise<PeekedStream> {
   const rest = (stream as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   const chunks: Buffer[] = [];
   let text = '';
@@ -211,7 +243,7 @@ async function peekStream(stream: NodeJS.ReadableStream): Promise<PeekedStream> 
     if (next.done) break;
     const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
     chunks.push(chunk);
-    text += chunk.toString('utf8');
+    text = decodeWhole(Buffer.concat(chunks), encoding).text;
   }
   return { text, head: Buffer.concat(chunks), rest: rest as AsyncIterator<Buffer> };
 }
@@ -245,11 +277,15 @@ function withSheetHint(error: unknown, head: string): unknown {
   });
 }
 
-function parseWhole(content: Buffer, name: string): unknown {
-  const text = content.toString('utf8').replace(/^\uFEFF/, '');
+function parseWhole(content: Buffer, name: string, encoding?: EncodingName): unknown {
+  const { text, undecodable } = decodeWhole(content, encoding);
+  let value: unknown;
   try {
-    return parseJsonExactly(text);
+    value = parseJsonExactly(text);
   } catch (error) {
+    if (undecodable) throw undecodableInputError(undecodable, `--file ${name}`);
     throw new UsageError(`--file ${name} is not valid JSON: ${jsonProblem(text, (error as Error).message)}.`);
   }
+  if (undecodable) throw undecodableInputError(undecodable, `--file ${name}`, value);
+  return value;
 }

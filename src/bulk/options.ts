@@ -54,6 +54,10 @@ const bulkFlagTable = [
   { flag: '--resend-uncertain', help: 'send again records an earlier run sent without learning the outcome' },
   { flag: '--skip-invalid', help: 'send the valid records and report the invalid ones (default: send nothing)' },
   {
+    flag: '--allow-expired',
+    help: 'send records whose expiry has passed or is not after their release and sending dates (default: held back)',
+  },
+  {
     flag: '--shard',
     valueName: '<i/n>',
     help: 'only the records whose position modulo n is i-1 (one CI job of n)',

@@ -4,7 +4,8 @@ import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
-import { dateWarnings } from '../schemas/invoice-dates.js';
+import { dateProblems } from '../schemas/invoice-dates.js';
+import { contactWarnings } from '../schemas/contact-warnings.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
 import type { JournalWriter } from './journal.js';
 
@@ -30,6 +31,10 @@ export interface PlanOptions extends RecordContext {
   signal?: AbortSignal;
   /** How issues name their record and field (default: record and line). */
   place?: IssuePlace;
+  /** Send the records whose expiry has passed or is not after their other dates (else they are held back). */
+  allowExpired?: boolean;
+  /** The instant an expiry must be after (default `now`; a rerun resolves dates at its first run's instant). */
+  checkDatesAt?: Date;
 }
 
 /** How a rerun relates to the earlier runs of its journal. */
@@ -61,6 +66,19 @@ export interface Plan {
    * the release or sending date), each named as its issues are: `record 4 (line 4): expiryDate ... is not after ...`.
    */
   dateWarnings: string[];
+  /** Records with dates to look at (each may have more than one), sent under `allowExpired`. */
+  recordsWithDateWarnings: number;
+  /** Of those, the records whose expiry had already passed. */
+  alreadyExpired: number;
+  /** Records held back for their dates alone (without `allowExpired`). */
+  heldForDates: number;
+  /**
+   * Values of records to send that the spec takes but a merchant would want to look at (an e-mail that is no address
+   * on an SMS invoice, a mobile number a spreadsheet mangled), each named as issues are.
+   */
+  valuesToLookAt: string[];
+  /** The records those values belong to. */
+  recordsWithValuesToLookAt: number;
   resume?: ResumeCounts;
 }
 
@@ -77,7 +95,12 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const results = new RecordResults();
   const issues: FieldIssue[] = [];
   const datesToLookAt: string[] = [];
-  const nowText = options.now.toISOString();
+  const datesAt = (options.checkDatesAt ?? options.now).toISOString();
+  let recordsWithDateWarnings = 0;
+  let alreadyExpired = 0;
+  let heldForDates = 0;
+  const valuesToLookAt: string[] = [];
+  let recordsWithValuesToLookAt = 0;
   const firstOfInvoice = new FirstRecordOfInvoice();
   const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
@@ -142,6 +165,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
       return;
     }
+    // An invoice the customer could not pay is held back like an invalid one, unless the merchant asks for it.
+    const datesProblems = dateProblems(body, datesAt);
+    if (datesProblems.length > 0 && !options.allowExpired) {
+      heldForDates += 1;
+      invalid(datesProblems.map(({ path, message }) => ({ path, message })));
+      return;
+    }
     result.businessReference = body.businessReference;
     const firstIndex = identity && firstOfInvoice.claim(identity, index);
     if (firstIndex !== undefined) {
@@ -164,7 +194,18 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     else if (journaledPlaces?.has(ownReference ?? result.record)) unmatched.push({ index, ownReference });
     else if (journal) resume.new += 1;
     toSend += 1;
-    for (const warning of dateWarnings(body, nowText)) datesToLookAt.push(`${place(source)}: ${warning}`);
+    const contact = contactWarnings(body);
+    if (contact.length > 0) {
+      recordsWithValuesToLookAt += 1;
+      for (const value of contact) valuesToLookAt.push(`${place(source, value.path)}: ${value.message}`);
+    }
+    if (datesProblems.length > 0) {
+      recordsWithDateWarnings += 1;
+      if (datesProblems.some((problem) => problem.expired)) alreadyExpired += 1;
+      for (const problem of datesProblems) {
+        datesToLookAt.push(`${place(source, problem.path)}: ${problem.message}`);
+      }
+    }
     // A dry run journals nothing, and spares the JSON text of every body.
     if (!options.planned) return;
     sendOrder.push(index);
@@ -200,6 +241,11 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     sendOrder,
     previouslySent: previouslySentIndexes,
     dateWarnings: datesToLookAt,
+    recordsWithDateWarnings,
+    alreadyExpired,
+    heldForDates,
+    valuesToLookAt,
+    recordsWithValuesToLookAt,
     resume: journal ? resume : undefined,
   };
 }

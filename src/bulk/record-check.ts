@@ -1,6 +1,6 @@
 import type { FieldIssue } from '../errors.js';
 import { withDateForms } from '../input/dates.js';
-import { withFlagName } from '../input/invoice-flags.js';
+import { setByFlag, withFlagName } from '../input/invoice-flags.js';
 import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../input/invoice-input.js';
 import { formatAmount } from '../schemas/number-text.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
@@ -10,6 +10,7 @@ import { parseJsonExactly } from '../schemas/exact-json.js';
 import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
+import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -22,9 +23,16 @@ export interface RecordContext {
   flags: Record<string, unknown>;
   /** The instant relative dates resolve to. */
   now: Date;
+  /** The merchant's time zone, whose days dates name (UTC when absent). */
+  timeZone?: string;
   /** --yes: keep an amount that differs from the items' total. */
   acceptAmountConflicts: boolean;
   referencePrefix?: string;
+  /**
+   * With --drop-unknown-fields: each record is sent without the fields the spec does not list, counted here by
+   * field (`items[n].sku`) as they are dropped.
+   */
+  droppedFields?: Map<string, number>;
 }
 
 /** The path of an issue with the record as a whole. */
@@ -59,12 +67,21 @@ export function mergeRecord(
   context: RecordContext,
   canonical: () => string,
 ): { raw: Record<string, unknown>; issues: FieldIssue[] } {
+  let file = record;
+  if (context.droppedFields) {
+    const { value, dropped } = withoutUnknownFields(context.kind, record);
+    file = value;
+    for (const path of new Set(dropped.map((field) => field.replace(/\[\d+\]/g, '[n]')))) {
+      context.droppedFields.set(path, (context.droppedFields.get(path) ?? 0) + 1);
+    }
+  }
   const raw = mergeInvoiceSources({
     kind: context.kind,
     defaults: context.defaults,
-    file: record,
+    file,
     flags: context.flags,
     now: context.now,
+    timeZone: context.timeZone,
   });
   const issues: FieldIssue[] = [];
   const amount = checkAmount(raw);
@@ -98,15 +115,4 @@ export function checkBody(
   return {
     issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : withDateForms(issue))),
   };
-}
-
-/** True when the field at `path` (`customer.name`, `items[0].price`) was given by a flag. */
-function setByFlag(path: string, flags: Record<string, unknown>): boolean {
-  const [top = '', nested] = path.split(/[.[]/);
-  const value = flags[top];
-  if (value === undefined) return false;
-  if ((top === 'customer' || top === 'discount') && nested !== undefined) {
-    return (value as Record<string, unknown>)[nested] !== undefined;
-  }
-  return true;
 }

@@ -27,6 +27,8 @@ export interface BatchSummary {
   /** Valid and not yet created (--dry-run). */
   valid: number;
   durationMs: number;
+  /** Records sent although their expiry had passed (--allow-expired); absent when none. */
+  alreadyExpired?: number;
   journal?: string;
   shard?: string;
   resume?: ResumeCounts;
@@ -49,7 +51,10 @@ const fieldOf: Record<RecordStatus, keyof BatchSummary | undefined> = {
 /** Counts the results. */
 export function summarize(
   results: RecordResults,
-  about: Pick<BatchSummary, 'kind' | 'environment' | 'dryRun' | 'durationMs' | 'journal' | 'shard' | 'resume'>,
+  about: Pick<
+    BatchSummary,
+    'kind' | 'environment' | 'dryRun' | 'durationMs' | 'journal' | 'shard' | 'resume' | 'alreadyExpired'
+  >,
 ): BatchSummary {
   const summary: BatchSummary = {
     kind: about.kind,
@@ -68,6 +73,7 @@ export function summarize(
     notSent: 0,
     valid: 0,
     durationMs: about.durationMs,
+    ...(about.alreadyExpired ? { alreadyExpired: about.alreadyExpired } : {}),
     ...(about.journal ? { journal: about.journal } : {}),
     ...(about.shard ? { shard: about.shard } : {}),
     ...(about.resume ? { resume: about.resume } : {}),

@@ -13,7 +13,7 @@ import { openSession } from '../session.js';
 /** `einvoice stats`: reads the statistics, prints them, and fails when a --fail-if condition holds. */
 export async function stats(options: StatsOptions, context: CommandContext): Promise<void> {
   const conditions = parseConditions(options.failIf ?? []);
-  const { terminal, connect } = await openSession(options, context);
+  const { terminal, connect, profile } = await openSession(options, context);
 
   const service = await connect();
   let statistics: Statistics;
@@ -25,7 +25,7 @@ export async function stats(options: StatsOptions, context: CommandContext): Pro
     await service.close();
   }
 
-  terminal.data(terminal.json ? toJson(statistics) : renderStatsTable(statistics, terminal.out));
+  terminal.data(terminal.json ? toJson(statistics) : renderStatsTable(statistics, terminal.out, profile.currency));
 
   const held = conditions.filter((condition) =>
     conditionHolds(condition, statistics[condition.group][condition.metric]),

@@ -1,3 +1,4 @@
+import { isTimeZone, processTimeZone } from '../schemas/time-zone.js';
 import { AuthError, UsageError } from '../errors.js';
 import { exampleProfileFile } from '../package-files.js';
 import {
@@ -34,6 +35,12 @@ export interface Profile {
   tokenFileReadableByOthers: boolean;
   tokenSource: TokenSource;
   defaults: InvoiceDefaults;
+  /** The merchant's time zone, whose days `today` and bare dates name: the file's `timeZone`, else `TZ`, else the system's. */
+  timeZone: string;
+  /** Where the time zone came from. */
+  timeZoneSource: 'file' | 'TZ' | 'system';
+  /** The currency shown beside amounts (`EGP`), from the file's `currency`; never sent. */
+  currency?: string;
   isProduction: boolean;
   isEmbeddedSandbox: boolean;
   /**
@@ -102,6 +109,8 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
       loaded.readableByOthers && Object.values(config.environments ?? {}).some((environment) => environment.token),
     tokenSource: isEmbeddedSandbox ? { kind: 'embedded-sandbox' } : tokenSourceOf(settings, filepath, environment),
     defaults: config.defaults ?? {},
+    ...zoneOf(config.timeZone, environment),
+    ...(config.currency ? { currency: config.currency } : {}),
     isProduction: name === productionEnvironment,
     isEmbeddedSandbox,
     notice,
@@ -111,6 +120,17 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
     readToken: async (options = {}) =>
       checkedToken(await readToken(profile, settings?.token, environment, options.timeoutMs), profile),
   };
+}
+
+/** The merchant's time zone: the profile file's, else `TZ` when it names one the platform knows, else the system's. */
+function zoneOf(
+  fromFile: string | undefined,
+  environment: NodeJS.ProcessEnv,
+): Pick<Profile, 'timeZone' | 'timeZoneSource'> {
+  if (fromFile) return { timeZone: fromFile, timeZoneSource: 'file' };
+  const named = environment.TZ?.replace(/^:/, '');
+  if (named && isTimeZone(named)) return { timeZone: named, timeZoneSource: 'TZ' };
+  return { timeZone: processTimeZone(), timeZoneSource: 'system' };
 }
 
 /** The token if a header can carry it; otherwise an authentication error naming where it came from. */

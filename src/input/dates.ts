@@ -1,8 +1,9 @@
 import type { FieldIssue } from '../errors.js';
 import { addMonths } from '../schemas/months.js';
+import { addDays, calendarDateIn, endOfDayIn, startOfDayIn } from '../schemas/time-zone.js';
 
 // Turns what a merchant types for a date into the wire shape. Anything not understood is passed through unchanged,
-// so the schema reports it with its own message. Calendar dates are UTC dates.
+// so the schema reports it with its own message. Days are the merchant's: counted in their time zone.
 
 /** Which wire shape a date field takes, and where a bare date falls in the day. */
 export type DateField = 'sendingDate' | 'releaseDate' | 'expiryDate';
@@ -20,19 +21,6 @@ const wireInstantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The UTC calendar date of an instant: `YYYY-MM-DD`. */
 export function toCalendarDate(instant: Date): string {
   return instant.toISOString().slice(0, 10);
-}
-
-/** Resolves `today`, `tomorrow` and `+7d`/`+2w`/`+1m` against `now`; undefined for anything else. */
-export function resolveRelative(text: string, now: Date): Date | undefined {
-  const value = text.trim().toLowerCase();
-  if (value === 'today' || value === 'now') return new Date(now.getTime());
-  if (value === 'tomorrow') return new Date(now.getTime() + 86_400_000);
-  const match = relativePattern.exec(value);
-  if (!match) return undefined;
-  const amount = Number(match[1]);
-  const unit = match[2];
-  if (unit === 'm') return addMonths(now, amount);
-  return new Date(now.getTime() + amount * (unit === 'w' ? 7 : 1) * 86_400_000);
 }
 
 /**
@@ -54,31 +42,75 @@ function acceptedDateForms(field: DateField): string {
     : `a date YYYY-MM-DD, a UTC date-time YYYY-MM-DDThh:mm:ss.sssZ, ${relative}`;
 }
 
+/** The merchant's clock: the instant relative dates count from, and the time zone whose days they name. */
+export interface MerchantClock {
+  now: Date;
+  /** An IANA time zone (`Africa/Cairo`); UTC when absent. */
+  timeZone?: string;
+}
+
+/** True when `value` (trimmed, lower case) is a relative date: `today`, `now`, `tomorrow`, `+7d`, `+2w`, `+1m`. */
+function isRelative(value: string): boolean {
+  return value === 'today' || value === 'now' || value === 'tomorrow' || relativePattern.test(value);
+}
+
+/** `today`, `tomorrow`, `+7d`, `+2w`, `+1m` as a calendar date counted from `from`; undefined for anything else. */
+export function relativeDay(text: string, from: string): string | undefined {
+  const value = text.trim().toLowerCase();
+  if (value === 'today' || value === 'now') return from;
+  if (value === 'tomorrow') return addDays(from, 1);
+  const match = relativePattern.exec(value);
+  if (!match) return undefined;
+  const amount = Number(match[1]);
+  if (match[2] === 'm') return toCalendarDate(addMonths(new Date(`${from}T00:00:00.000Z`), amount));
+  return addDays(from, amount * (match[2] === 'w' ? 7 : 1));
+}
+
 /**
- * Normalises a date as typed to the wire shape of `field`:
- * - sendingDate: `YYYY-MM-DD` (from a date, an instant, or a relative date);
- * - releaseDate / expiryDate: `YYYY-MM-DDThh:mm:ss.sssZ`. A bare date means the start of that UTC day for the
- *   release and its last millisecond for the expiry, so an invoice stays payable through its expiry date.
+ * Normalises a date as typed to the wire shape of `field`, on the merchant's clock (`now`, or a clock with its
+ * time zone; UTC when none is given):
+ * - sendingDate: `YYYY-MM-DD` (from a date, an instant, or a relative date counted from today in the zone);
+ * - releaseDate / expiryDate: `YYYY-MM-DDThh:mm:ss.sssZ`. A bare date means the start of that day in the zone for
+ *   the release and its last millisecond for the expiry, so an invoice stays payable through its expiry date. A
+ *   relative release is the start of that day (`today` and `now`: this instant); a relative expiry is the end of
+ *   that day, `+30d` counted from `sendingDate` when it is known (a recurring invoice sent on 2026-12-01 expires 30
+ *   days after that), else from today.
  */
-export function normalizeDate(field: DateField, input: unknown, now: Date): unknown {
+export function normalizeDate(
+  field: DateField,
+  input: unknown,
+  at: Date | MerchantClock,
+  sendingDate?: unknown,
+): unknown {
   if (typeof input !== 'string') return input;
   // Already in its wire shape (the usual case in bulk files): the schema checks it, nothing to convert.
   if ((field === 'sendingDate' ? datePattern : wireInstantPattern).test(input)) return input;
+  const { now, timeZone = 'UTC' } = at instanceof Date ? { now: at } : at;
   const text = input.trim();
-  const relative = resolveRelative(text, now);
+  const today = () => calendarDateIn(now, timeZone);
   const bareDate = datePattern.exec(text);
 
   if (field === 'sendingDate') {
-    if (relative) return toCalendarDate(relative);
+    const relative = relativeDay(text, today());
+    if (relative) return relative;
     if (bareDate) return text;
     const instant = parseInstant(text);
     return instant ? toCalendarDate(instant) : input;
   }
 
-  if (relative) return relative.toISOString();
-  if (bareDate) {
-    if (!isRealDate(text)) return input;
-    return field === 'expiryDate' ? `${text}T23:59:59.999Z` : `${text}T00:00:00.000Z`;
+  const lower = text.toLowerCase();
+  if (field === 'releaseDate' && (lower === 'today' || lower === 'now')) return now.toISOString();
+  const countsFromSending =
+    field === 'expiryDate' && relativePattern.test(lower) && typeof sendingDate === 'string' && isRealDate(sendingDate);
+  // A bare date (the usual case in a bulk file) needs no today: that takes the zone's calendar, some Intl calls.
+  const day = bareDate
+    ? text
+    : isRelative(lower)
+      ? relativeDay(text, countsFromSending ? (sendingDate as string) : today())
+      : undefined;
+  if (day) {
+    if (!isRealDate(day)) return input;
+    return field === 'expiryDate' ? endOfDayIn(day, timeZone) : startOfDayIn(day, timeZone);
   }
   const instant = parseInstant(text);
   return instant ? instant.toISOString() : input;

@@ -135,7 +135,7 @@ const fieldTable = [
     valueName: '<date>',
     input: 'date',
     scope: 'both',
-    help: 'expiry: a date (end of that UTC day), an ISO instant, or +30d ...',
+    help: 'expiry: a date (end of that day, in your time zone), an ISO instant, or +30d (from the sending date) ...',
     prompt: { message: `Expiry date (${dateHelp})`, group: 'required', order: 9, default: () => '+30d' },
   },
   {
@@ -144,7 +144,7 @@ const fieldTable = [
     valueName: '<date>',
     input: 'date',
     scope: 'both',
-    help: 'issue date: a date (start of that UTC day), an ISO instant, or today ...',
+    help: 'issue date: a date (start of that day, in your time zone), an ISO instant, or today ...',
     prompt: {
       message: `Release date (${dateHelp})`,
       group: 'required',

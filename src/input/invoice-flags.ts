@@ -19,6 +19,41 @@ export function withFlagName(issue: FieldIssue): FieldIssue {
   return entry ? { path: `${issue.path} (${entry.flag})`, message } : { ...issue, message };
 }
 
+/** True when the field at `path` (`customer.name`, `items[0].price`) was given by a flag. */
+export function setByFlag(path: string, flags: Record<string, unknown>): boolean {
+  const [top = '', nested] = path.split(/[.[]/);
+  const value = flags[top];
+  if (value === undefined) return false;
+  if ((top === 'customer' || top === 'discount') && nested !== undefined) {
+    return (value as Record<string, unknown>)[nested] !== undefined;
+  }
+  return true;
+}
+
+/**
+ * Names an issue by where its value came from: the flag when a flag gave it, the field alone when a file or the
+ * profile did (never "--customer-name" for a name in the file); a missing field names the flag that would give it.
+ */
+export function withSourceName(
+  issue: FieldIssue,
+  sources: { flags: Record<string, unknown>; file?: Record<string, unknown> },
+): FieldIssue {
+  if (setByFlag(issue.path, sources.flags) || !inFile(issue.path, sources.file)) return withFlagName(issue);
+  return withDateForms(issue);
+}
+
+/** True when `file` holds a value at `path` or at the object or list that holds it. */
+function inFile(path: string, file: Record<string, unknown> | undefined): boolean {
+  if (!file) return false;
+  const [top = '', nested] = path.split(/[.[]/);
+  const value = file[top];
+  if (value === undefined) return false;
+  if ((top === 'customer' || top === 'discount') && nested !== undefined && typeof value === 'object' && value) {
+    return (value as Record<string, unknown>)[nested] !== undefined;
+  }
+  return true;
+}
+
 /** Sets the value at a dotted path of `target`, making the objects on the way. */
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');

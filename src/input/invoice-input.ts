@@ -2,7 +2,7 @@ import type { InvoiceDefaults } from '../schemas/config.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import { fromMinorUnits, itemsTotalMinor, toMinorUnits } from '../schemas/money.js';
 import type { FieldIssue } from '../errors.js';
-import { dateFields, normalizeDate } from './dates.js';
+import { dateFields, normalizeDate, type MerchantClock } from './dates.js';
 
 /** Where the fields of one invoice come from, lowest precedence first (prompts come after). */
 export interface InvoiceSources {
@@ -15,6 +15,8 @@ export interface InvoiceSources {
   flags: Record<string, unknown>;
   /** The instant relative dates are resolved against. */
   now: Date;
+  /** The merchant's time zone, whose days dates name (UTC when absent). */
+  timeZone?: string;
 }
 
 const nestedObjects = ['customer', 'discount'] as const;
@@ -41,13 +43,16 @@ export function mergeInvoiceSources(sources: InvoiceSources): Record<string, unk
       merged[key] = Object.assign({}, ...parts);
     }
   }
-  return normalizeDates(merged, sources.now);
+  return normalizeDates(merged, { now: sources.now, timeZone: sources.timeZone });
 }
 
-/** Normalises the date fields of `raw` (`today`, `+7d`, bare dates) to their wire shapes, in place. */
-function normalizeDates(raw: Record<string, unknown>, now: Date): Record<string, unknown> {
+/**
+ * Normalises the date fields of `raw` (`today`, `+7d`, bare dates) to their wire shapes, in place; the sending date
+ * first, from which a relative expiry counts.
+ */
+function normalizeDates(raw: Record<string, unknown>, clock: MerchantClock): Record<string, unknown> {
   for (const field of dateFields) {
-    if (raw[field] !== undefined) raw[field] = normalizeDate(field, raw[field], now);
+    if (raw[field] !== undefined) raw[field] = normalizeDate(field, raw[field], clock, raw.sendingDate);
   }
   return raw;
 }

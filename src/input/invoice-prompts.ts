@@ -6,7 +6,7 @@ import { singleItemSchema, recurringItemSchema } from '../schemas/item.js';
 import { fromMinorUnits } from '../schemas/money.js';
 import { formatPath, validate } from '../schemas/validate.js';
 import { formatAmount } from '../schemas/number-text.js';
-import { normalizeDate, withDateForms, type DateField } from './dates.js';
+import { normalizeDate, withDateForms, type DateField, type MerchantClock } from './dates.js';
 import { fieldsOf } from './invoice-fields.js';
 import { itemsTotal } from './invoice-input.js';
 import { numberOrText } from './item-spec.js';
@@ -109,7 +109,7 @@ export async function askForInvoice(
   kind: InvoiceKind,
   start: Raw,
   context: CommandContext,
-  now: Date,
+  clock: Date | MerchantClock,
   onProgress: (raw: Raw) => void = () => {},
 ): Promise<Raw> {
   const prompts = await import('./inquirer.js');
@@ -122,7 +122,7 @@ export async function askForInvoice(
       question.type === 'number'
         ? numberOrText(typed)
         : question.type === 'date'
-          ? normalizeDate(question.path[0] as DateField, typed, now)
+          ? normalizeDate(question.path[0] as DateField, typed, clock, raw.sendingDate)
           : typed;
     const current = valueAt(raw, question.path);
     // An invalid value (from a flag or file) is not offered as the default: Enter would only submit it again.

@@ -1,27 +1,63 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { text } from 'node:stream/consumers';
+import { buffer } from 'node:stream/consumers';
 import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError, type FieldIssue } from '../errors.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
+import { decodeWhole, undecodableMessage, type EncodingName, type UndecodableBytes } from './text-encoding.js';
 
-/** Reads a JSON document from a file, or from stdin when the path is `-`; errors name the flag and the file. */
-export async function readJsonInput(path: string, context: CommandContext, flag = '--file'): Promise<unknown> {
+/**
+ * Reads a JSON document from a file, or from stdin when the path is `-`, in `encoding` (else as its bytes say);
+ * errors name the flag and the file.
+ */
+export async function readJsonInput(
+  path: string,
+  context: CommandContext,
+  flag = '--file',
+  encoding?: EncodingName,
+): Promise<unknown> {
   const source = path === '-' ? 'stdin' : path;
-  let content: string;
+  let content: Buffer;
   try {
-    content = path === '-' ? await text(context.stdin) : await readFile(resolve(context.cwd, path), 'utf8');
+    content = path === '-' ? await buffer(context.stdin) : await readFile(resolve(context.cwd, path));
   } catch (error) {
     throw new UsageError(`Cannot read ${flag} ${source}: ${fileProblem(error)}.`);
   }
-  const json = content.replace(/^\uFEFF/, '');
+  const { text: json, undecodable } = decodeWhole(content, encoding);
   let value: unknown;
   try {
     value = parseJsonExactly(json);
   } catch (error) {
+    if (undecodable) throw undecodableInputError(undecodable, `${flag} ${source}`);
     throw new UsageError(`${flag} ${source} is not valid JSON: ${jsonProblem(json, (error as Error).message)}.`);
   }
+  if (undecodable) throw undecodableInputError(undecodable, `${flag} ${source}`, value);
   return withoutSchemaKey(value);
+}
+
+/**
+ * The refusal of a JSON input with bytes that are not text in its encoding: where they are, each field they landed
+ * in (when the JSON could be read), the likely cause and the way out. Nothing is sent.
+ */
+export function undecodableInputError(found: UndecodableBytes, name: string, value?: unknown): UsageError {
+  const { problem, hint } = undecodableMessage(found, name, false);
+  const issues: FieldIssue[] = fieldsHolding(value, '\uFFFD').map((path) => ({
+    path,
+    message: 'holds bytes that could not be read as text (shown as \uFFFD)',
+  }));
+  return new UsageError(`${problem}; nothing was sent.`, { issues, hint });
+}
+
+/** The paths of the text fields of `value` that hold `needle`: `customer.name`, `items[1].nameAr`. */
+function fieldsHolding(value: unknown, needle: string, path = ''): string[] {
+  if (typeof value === 'string') return value.includes(needle) ? [path || '(value)'] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => fieldsHolding(item, needle, `${path}[${index}]`));
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) =>
+      fieldsHolding(item, needle, path === '' ? key : `${path}.${key}`),
+    );
+  }
+  return [];
 }
 
 /** Why a file cannot be written, in words: a missing folder is named as such (ENOENT, when writing). */

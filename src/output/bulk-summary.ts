@@ -31,6 +31,10 @@ export function renderSummary(
   if (summary.dryRun && summary.uncertain > 0) {
     rows.push(['uncertain, not sent again', summary.uncertain, 'an earlier run sent them, outcome unknown']);
   }
+  if (summary.alreadyExpired) {
+    const label = summary.dryRun ? 'would be sent expired' : 'sent already expired';
+    rows.push([label, summary.alreadyExpired, 'their expiry had passed (--allow-expired)']);
+  }
   rows.push(['skipped invalid', summary.invalid], ['duplicates in file', summary.duplicatesInFile]);
   if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'edited after an earlier run sent them']);
   if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);

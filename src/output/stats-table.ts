@@ -23,8 +23,11 @@ export function shareBar(share: number): string {
   return bar.padEnd(barWidth, ' ');
 }
 
-/** The statistics as a table: group, count, amount, and a bar of each group's share of all invoices' amount. */
-export function renderStatsTable(statistics: Statistics, chalk: ChalkInstance): string {
+/**
+ * The statistics as a table: group, count, amount, and a bar of each group's share of all invoices' amount; the
+ * amount's column names the merchant's currency when the profile gives one.
+ */
+export function renderStatsTable(statistics: Statistics, chalk: ChalkInstance, currency?: string): string {
   const total = statistics.allInvoices.totalAmount;
   const cells = rows.map(({ group, label, paint }) => {
     const { totalCount, totalAmount } = statistics[group];
@@ -32,8 +35,9 @@ export function renderStatsTable(statistics: Statistics, chalk: ChalkInstance): 
     return { label, paint, count: formatCount(totalCount), amount: formatAmount(totalAmount), share };
   });
   const countWidth = Math.max(5, ...cells.map((cell) => cell.count.length));
-  const amountWidth = Math.max(6, ...cells.map((cell) => cell.amount.length));
-  const header = `${'Invoices'.padEnd(10)}  ${'Count'.padStart(countWidth)}  ${'Amount'.padStart(amountWidth)}  Share of amount`;
+  const amountTitle = currency ? `Amount ${currency}` : 'Amount';
+  const amountWidth = Math.max(amountTitle.length, ...cells.map((cell) => cell.amount.length));
+  const header = `${'Invoices'.padEnd(10)}  ${'Count'.padStart(countWidth)}  ${amountTitle.padStart(amountWidth)}  Share of amount`;
   const lines = cells.map(({ label, paint, count, amount, share }) => {
     const percent = `${Math.round(share * 100)}%`.padStart(4);
     return `${paint(chalk)(label.padEnd(10))}  ${count.padStart(countWidth)}  ${amount.padStart(amountWidth)}  ${paint(chalk)(shareBar(share))} ${percent}`;

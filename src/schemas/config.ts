@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isTimeZone } from './time-zone.js';
 import { communicationLangs, communicationMethods, paymentTypes } from './enums.js';
 import { oneOf, taxesPercentage, text, yesNo } from './fields.js';
 import { isLoopback } from './loopback.js';
@@ -91,6 +92,19 @@ export const configSchema = z
       .optional(),
     environments: z.record(z.string().regex(environmentName), environmentSchema).optional(),
     defaults: invoiceDefaultsSchema.optional(),
+    // The merchant's clock: `today` and bare dates are days of this zone (else TZ's, else the system's).
+    timeZone: z
+      .string()
+      .trim()
+      .refine(isTimeZone, { error: 'must be an IANA time zone, e.g. Africa/Cairo or UTC' })
+      .optional(),
+    // Shown beside amounts, never sent: the service's interface has no currency field.
+    currency: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{3}$/, { error: 'must be a three-letter currency code, e.g. EGP' })
+      .transform((code) => code.toUpperCase())
+      .optional(),
   })
   .check((ctx) => {
     const { defaultEnv, environments } = ctx.value;

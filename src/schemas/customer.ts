@@ -1,10 +1,13 @@
 import * as z from 'zod';
-import { emailAddress, mobileNumber, text } from './fields.js';
+import { sendableString, mobileNumber, text } from './fields.js';
 
-/** The invoice's customer; whether `email` is required depends on the invoice's communicationMethod. */
+/**
+ * The invoice's customer. Whether `email` is required, and must be an address, depends on the invoice's
+ * communicationMethod (rule 2.3.4, invoice.ts): the spec gives the field no format of its own.
+ */
 export const customerSchema = z.strictObject({
   name: text(),
-  email: emailAddress().optional(),
+  email: sendableString().optional(),
   mobile: mobileNumber(),
 });
 

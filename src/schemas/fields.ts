@@ -85,9 +85,36 @@ export const text = () =>
             ? `must be text, not the number ${issue.input} (in quotes: "${issue.input}")`
             : 'must be text',
     })
+    .check(sendableText)
     .trim()
     .regex(withoutForbiddenCharacters, { error: (issue) => forbiddenCharacterMessage(issue.input) })
     .regex(/\S/, { error: 'must not be empty' });
+
+/** Half of a character: a high surrogate without its low one, or a low one alone. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What makes text impossible to send as typed, if anything: U+FFFD, the mark a decoder leaves where bytes were not
+ * text in the encoding read (a sheet saved in Windows-1256 and read as UTF-8), or a lone surrogate (`"\ud800"` in
+ * JSON), half of a character.
+ */
+export function unsendableTextProblem(value: string): string | undefined {
+  if (value.includes('\uFFFD')) {
+    return 'holds characters that could not be read (shown as \uFFFD): it was saved in another encoding than the one read';
+  }
+  const lone = loneSurrogate.exec(value)?.[0];
+  if (lone !== undefined) {
+    const code = `U+${(lone.codePointAt(0) ?? 0).toString(16).toUpperCase()}`;
+    return `holds a lone surrogate (${code}), half of a character: it is not text that can be sent`;
+  }
+  return undefined;
+}
+
+/** The check of `unsendableTextProblem`. Without `abort`, which would stop the invoice's e-mail rule from running. */
+function sendableText(ctx: z.core.ParsePayload<string>): void {
+  const message = unsendableTextProblem(ctx.value);
+  if (message) ctx.issues.push({ code: 'custom', input: ctx.value, message, continue: true });
+}
 
 /** The first money rule `value` breaks, if any: from its hundredths when it has at most two decimals, else its text. */
 function moneyProblemOf(value: number, positive: boolean): string | undefined {
@@ -213,21 +240,33 @@ export const mobileNumber = () =>
       if (ctx.issues.length === 0 && !mobilePattern.test(ctx.value)) {
         // Digits other than 0-9 (Arabic-Indic ٠-٩, Persian ۰-۹) are named: the number looks right to the eye.
         const otherDigits = /[\u0660-\u0669\u06f0-\u06f9]/.test(ctx.value);
-        const message = otherDigits ? `${mobileMessage}; write its digits as 0-9` : mobileMessage;
+        // A spreadsheet that read the number as a number writes it as 2.01012E+11: its last digits are lost.
+        const scientific = /^\s*\d(\.\d+)?e\+?\d+\s*$/i.test(ctx.value);
+        const message = scientific
+          ? `is ${ctx.value.trim()}, a number a spreadsheet wrote in scientific notation and lost digits of: format the column as text and type the number again`
+          : otherDigits
+            ? `${mobileMessage}; write its digits as 0-9`
+            : mobileMessage;
         ctx.issues.push({ code: 'custom', input: ctx.value, message });
       }
     })
     .overwrite((value) => value.replace(mobileSeparators, ''))
     .meta({ allOf: [{ pattern: mobilePattern.source }] });
 
+/** Text that can be sent as it is (see `unsendableTextProblem`), in no particular format. */
+export const sendableString = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') }).check(sendableText);
+
 /**
- * An e-mail address, by zod's own e-mail pattern. Written as a pattern rather than `z.email()` so the JSON Schema
- * carries no `format: email`, which validators check with patterns of their own that disagree with this one.
+ * True when `value` is an e-mail address, by zod's own e-mail pattern. A pattern rather than `z.email()`, so the JSON
+ * Schema carries no `format: email`, which validators check with patterns of their own that disagree with this one.
  */
-export const emailAddress = () =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address') })
-    .regex(z.regexes.email, { error: 'must be an e-mail address' });
+export function isEmailAddress(value: string): boolean {
+  return z.regexes.email.test(value);
+}
+
+/** zod's e-mail pattern, for the JSON Schema. */
+export const emailPattern = z.regexes.email.source;
 
 /**
  * A percentage from 0 to 100 as text: digits with an optional fraction, surrounding blanks allowed. The range is

@@ -1,5 +1,6 @@
-// What may be wrong with an invoice's dates without being against a rule: the service takes them, and the merchant
-// is warned. Zod-free, for the one-invoice flow and the plan of a bulk run alike.
+// What may be wrong with an invoice's dates without being against a rule of the spec: the service takes them, but
+// the customer could not pay such an invoice, so einvoice holds it back. Zod-free, for the one-invoice flow and the
+// plan of a bulk run alike.
 
 /** The dates an invoice is sent with, as the request schema leaves them. */
 export interface InvoiceDates {
@@ -10,24 +11,44 @@ export interface InvoiceDates {
   expiryDate: string;
 }
 
+/** One problem of an invoice's dates: the field it is about, and what is wrong, in words that follow the field. */
+export interface DateProblem {
+  path: 'expiryDate';
+  message: string;
+  /** True when the expiry has already passed (rather than only being before another date). */
+  expired: boolean;
+}
+
 /**
- * The warnings about an invoice's dates at `now` (an instant as `toISOString()` writes it): its expiry has already
- * passed, or is not after its release or sending date. Empty when there is nothing to say. The schema leaves every
- * instant in the one form `YYYY-MM-DDThh:mm:ss.sssZ` with a four-digit year, so comparing the texts compares the
- * instants, with no date parsed: a bulk run asks this of every record.
+ * The problems of an invoice's dates at `now` (an instant as `toISOString()` writes it): its expiry has already
+ * passed, or is not after its release or sending date. Such an invoice cannot be paid: it is held back. Empty when
+ * there is nothing to say. The schema leaves every instant in the one form `YYYY-MM-DDThh:mm:ss.sssZ` with a
+ * four-digit year, so comparing the texts compares the instants, with no date parsed: a bulk run asks this of
+ * every record.
  */
-export function dateWarnings(invoice: InvoiceDates, now: string): string[] {
+export function dateProblems(invoice: InvoiceDates, now: string): DateProblem[] {
   const { expiryDate, releaseDate, sendingDate } = invoice;
   const sendingStart = `${sendingDate}T00:00:00.000Z`;
   if (expiryDate > now && expiryDate > releaseDate && expiryDate > sendingStart) return [];
-  const warnings: string[] = [];
+  const problems: DateProblem[] = [];
   if (expiryDate <= now) {
-    warnings.push(`expiryDate ${expiryDate} has already passed: the invoice expires as soon as it is created.`);
+    problems.push({
+      path: 'expiryDate',
+      message: `${expiryDate} has already passed (it is now ${now}): the customer could not pay it`,
+      expired: true,
+    });
   }
   const before = [
     expiryDate <= releaseDate ? `releaseDate ${releaseDate}` : undefined,
     expiryDate <= sendingStart ? `sendingDate ${sendingDate}` : undefined,
   ].filter((date) => date !== undefined);
-  if (before.length > 0) warnings.push(`expiryDate ${expiryDate} is not after ${before.join(' or ')}.`);
-  return warnings;
+  if (before.length > 0) {
+    problems.push({ path: 'expiryDate', message: `${expiryDate} is not after ${before.join(' or ')}`, expired: false });
+  }
+  return problems;
+}
+
+/** The problems of `dateProblems` as sentences: `expiryDate 2026-01-01T... has already passed ...`. */
+export function dateWarnings(invoice: InvoiceDates, now: string): string[] {
+  return dateProblems(invoice, now).map((problem) => `${problem.path} ${problem.message}.`);
 }

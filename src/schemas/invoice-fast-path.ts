@@ -1,6 +1,11 @@
 import * as z from 'zod';
 import type { Invoice, InvoiceKind } from './invoice.js';
-import { hasEmailWhenNeeded, recurringInvoiceFields, singleInvoiceFields } from './invoice-fields.js';
+import {
+  hasEmailAddressWhenNeeded,
+  hasEmailWhenNeeded,
+  recurringInvoiceFields,
+  singleInvoiceFields,
+} from './invoice-fields.js';
 
 // Checking a file of many invoices spends most of its time in zod, and zod's compiler (`z.compile`) parses a valid
 // record several times faster. It cannot compile a check with a `when` condition, which the request schemas give
@@ -10,8 +15,8 @@ import { hasEmailWhenNeeded, recurringInvoiceFields, singleInvoiceFields } from 
 
 /** What the fast path of each kind compiles: its fields, and rule 2.3.4 as a plain refinement. */
 export const fastPathSchemas = {
-  single: singleInvoiceFields.refine(hasEmailWhenNeeded),
-  recurring: recurringInvoiceFields.refine(hasEmailWhenNeeded),
+  single: singleInvoiceFields.refine(hasEmailWhenNeeded).refine(hasEmailAddressWhenNeeded),
+  recurring: recurringInvoiceFields.refine(hasEmailWhenNeeded).refine(hasEmailAddressWhenNeeded),
 } as const;
 
 const compiled: Partial<Record<InvoiceKind, z.ZodType>> = {};

@@ -3,7 +3,16 @@ import { calendarDate, utcInstant } from './calendar.js';
 import { customerSchema } from './customer.js';
 import { recurringDiscountSchema } from './discount.js';
 import { communicationLangs, communicationMethods, cycleTypes, notifiesByEmail, paymentTypes } from './enums.js';
-import { notInScope, oneOf, positiveMoney, taxesPercentage, text, wholeNumber, yesNo } from './fields.js';
+import {
+  isEmailAddress,
+  notInScope,
+  oneOf,
+  positiveMoney,
+  taxesPercentage,
+  text,
+  wholeNumber,
+  yesNo,
+} from './fields.js';
 import { itemList, recurringItemSchema, singleItemSchema } from './item.js';
 import { toMinorUnits } from './money.js';
 import { formatAmount } from './number-text.js';
@@ -74,6 +83,18 @@ export function flatDiscountProblem(invoice: {
     path: ['discount', 'value'],
     message: `must not be more than the amount (${formatAmount(amount)}) for a FLAT discount`,
   };
+}
+
+/**
+ * The customer's e-mail is an address when the customer is notified by e-mail (an absent one is rule 2.3.4's). On
+ * an SMS or NONE invoice it is sent as given: the spec gives the field no format (a warning says so).
+ */
+export function hasEmailAddressWhenNeeded(invoice: {
+  communicationMethod?: string;
+  customer: { email?: string };
+}): boolean {
+  const { email } = invoice.customer;
+  return !notifiesByEmail(invoice.communicationMethod) || email === undefined || isEmailAddress(email);
 }
 
 /** Rule 2.3.4: the customer's e-mail is there when the customer is notified by e-mail. */

@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import { methodsNeedingEmail } from './enums.js';
+import { emailPattern } from './fields.js';
 import {
   flatDiscountProblem,
+  hasEmailAddressWhenNeeded,
   hasEmailWhenNeeded,
   recurringInvoiceFields,
   singleInvoiceFields,
@@ -24,6 +26,21 @@ function emailRequiredForEmailMethods() {
           value.customer !== null &&
           typeof value.communicationMethod === 'string'
         );
+      },
+    },
+  ] as const satisfies readonly [unknown, unknown];
+}
+
+/** The address an e-mail invoice needs: its customer's e-mail, when given, is one. Checked beside other problems. */
+function emailAddressForEmailMethods() {
+  return [
+    hasEmailAddressWhenNeeded,
+    {
+      path: ['customer', 'email'] as PropertyKey[],
+      error: 'must be an e-mail address when communicationMethod is EMAIL or BOTH',
+      when: (payload: { value: unknown }) => {
+        const value = payload.value as { customer?: { email?: unknown }; communicationMethod?: unknown } | null;
+        return typeof value?.customer?.email === 'string' && typeof value.communicationMethod === 'string';
       },
     },
   ] as const satisfies readonly [unknown, unknown];
@@ -61,24 +78,34 @@ const emailRequiredJsonSchema = {
         required: ['communicationMethod'],
       },
       then: {
-        properties: { customer: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] } },
+        properties: {
+          customer: {
+            type: 'object',
+            properties: { email: { type: 'string', pattern: emailPattern } },
+            required: ['email'],
+          },
+        },
       },
     },
   ],
 };
 
 /** The request body of `POST /invoice-api/invoices/single`. */
-export const singleInvoiceSchema = singleInvoiceFields.refine(...emailRequiredForEmailMethods()).meta({
-  title: 'einvoice single invoice',
-  description:
-    'The request body of POST /invoice-api/invoices/single (einvoice create single --file). einvoice also ' +
-    'checks that an item discount is not more than price x purchasedQuantity, which JSON Schema cannot express.',
-  ...emailRequiredJsonSchema,
-});
+export const singleInvoiceSchema = singleInvoiceFields
+  .refine(...emailRequiredForEmailMethods())
+  .refine(...emailAddressForEmailMethods())
+  .meta({
+    title: 'einvoice single invoice',
+    description:
+      'The request body of POST /invoice-api/invoices/single (einvoice create single --file). einvoice also ' +
+      'checks that an item discount is not more than price x purchasedQuantity, which JSON Schema cannot express.',
+    ...emailRequiredJsonSchema,
+  });
 
 /** The request body of `POST /invoice-api/invoices/recurring`. */
 export const recurringInvoiceSchema = recurringInvoiceFields
   .refine(...emailRequiredForEmailMethods())
+  .refine(...emailAddressForEmailMethods())
   .check(flatDiscountWithOtherProblems)
   .meta({
     title: 'einvoice recurring invoice',

@@ -116,7 +116,8 @@ describe('validation before anything is sent', () => {
       taxes: '14',
       sendingDate: '2026-03-17',
       releaseDate: '2026-03-10T08:30:00.000Z',
-      expiryDate: '2026-04-10T08:30:00.000Z',
+      // A relative expiry counts from the sending date, to the end of that day (UTC without a time zone).
+      expiryDate: '2026-04-17T23:59:59.999Z',
     });
     expect(planned[0]?.body).not.toHaveProperty('$schema');
   });

@@ -111,7 +111,7 @@ describe('a CSV written as Excel writes it', () => {
     expect((await received(sandbox)).count).toBe(3);
   });
 
-  it('warns of rows whose dates a merchant would want to look at, and still takes them', async () => {
+  it('holds back rows whose expiry is not after their other dates, and sends them with --allow-expired', async () => {
     const home = homeFor(sandbox);
     const sheet = [
       'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',
@@ -119,15 +119,21 @@ describe('a CSV written as Excel writes it', () => {
       'D-2,Mona,+201001234567,10,01/01/2030,01/01/2030,01/02/2030,fine',
     ].join('\r\n');
     writeFileSync(join(home, 'dates.csv'), sheet);
-    const result = await runCreate(home, ['single', '--file', 'dates.csv', '--date-format', 'DD/MM/YYYY', '--dry-run']);
+    const args = ['single', '--file', 'dates.csv', '--date-format', 'DD/MM/YYYY', '--dry-run'];
+    const held = await runCreate(home, args);
+    expect(held.code).toBe(2);
+    expect(held.stderr).toContain(
+      '  row 2, column expiryDate (G): 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01',
+    );
+    expect(held.stderr).not.toContain('row 3');
+
+    const result = await runCreate(home, [...args, '--allow-expired']);
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('1 record has 1 date to look at; they are sent (--allow-expired):');
     expect(result.stderr).toContain(
-      '1 record has dates to look at; the service takes them, so they are not held back:',
+      '  row 2, column expiryDate (G): 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01',
     );
-    expect(result.stderr).toContain(
-      '  row 2: expiryDate 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01.',
-    );
-    expect(result.stderr).not.toContain('row 3:');
+    expect(result.stderr).not.toContain('row 3');
   });
 
   it('reads CSV from stdin with --format csv', async () => {

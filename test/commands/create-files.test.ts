@@ -206,10 +206,13 @@ describe('files that are refused before anything is sent', () => {
 
     expect(result.code).toBe(2);
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
+    // Fields of the file are named as the file names them, not by flags never given; the amount that differs from
+    // the items is said in the same run.
     expect(listed.sort()).toEqual([
+      '  amount (the amount in the file): is 150.00, the items add up to 149.00',
       '  colour: is not a known field',
-      '  items[0].discount (--item): applies only to items of a single invoice; a recurring invoice takes one top-level discount',
-      '  paymentType (--payment-type): applies only to single invoices',
+      '  items[0].discount: applies only to items of a single invoice; a recurring invoice takes one top-level discount',
+      '  paymentType: applies only to single invoices',
       '  sendingdate: is not a known field; did you mean sendingDate?',
     ]);
     expect((await received(sandbox)).count).toBe(before.count);

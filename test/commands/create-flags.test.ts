@@ -112,10 +112,14 @@ describe('create from flags', () => {
   it('resolves relative dates once, against the same moment', async () => {
     const utcToday = () => new Date().toISOString().slice(0, 10);
     const dayBefore = utcToday();
-    const result = await runCreate(home, [
-      ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--amount', '10'],
-      ...['--note', 'Relative', '--sending-date', 'today', '--release-date', 'today', '--expiry-date', '+2w'],
-    ]);
+    const result = await runCreate(
+      home,
+      [
+        ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--amount', '10'],
+        ...['--note', 'Relative', '--sending-date', 'today', '--release-date', 'today', '--expiry-date', '+2w'],
+      ],
+      { env: { TZ: 'UTC' } },
+    );
     const dayAfter = utcToday();
     const request = (await received(sandbox)).last?.request as {
       sendingDate: string;
@@ -126,7 +130,9 @@ describe('create from flags', () => {
     expect(result.code).toBe(0);
     expect([dayBefore, dayAfter]).toContain(request.sendingDate);
     expect(request.releaseDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(Date.parse(request.expiryDate) - Date.parse(request.releaseDate)).toBe(14 * 86_400_000);
+    // +2w counts from the sending date, to the end of that day on the merchant's clock (UTC here).
+    const twoWeeksAfter = new Date(Date.parse(request.sendingDate) + 14 * 86_400_000).toISOString().slice(0, 10);
+    expect(request.expiryDate).toBe(`${twoWeeksAfter}T23:59:59.999Z`);
   });
 
   it('prints {"invoiceNumber": "..."} with --json, the digits exactly as the service sent them', async () => {
@@ -169,20 +175,21 @@ describe('create from flags', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
-  it('warns, without stopping, about an expiry already past or before the release', async () => {
+  it('refuses an expiry already past or before the release, naming the dates, with exit 2', async () => {
     const dates = (expiry: string) => [
       ...without(without(without(singleArgs, '--expiry-date'), '--sending-date'), '--release-date'),
       ...['--sending-date', '2020-01-10', '--release-date', '2020-01-10', '--expiry-date', expiry, '--dry-run'],
     ];
     const past = await runCreate(home, dates('2020-01-31'));
-    expect(past.code, past.stderr).toBe(0);
-    expect(past.stderr).toContain('! expiryDate 2020-01-31T23:59:59.999Z has already passed');
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('expiryDate (--expiry-date): 2020-01-31T23:59:59.999Z has already passed');
     expect(past.stderr).not.toContain('is not after');
+    expect(past.stdout).toBe('');
 
     const backwards = await runCreate(home, dates('2020-01-05'));
-    expect(backwards.code, backwards.stderr).toBe(0);
+    expect(backwards.code).toBe(2);
     expect(backwards.stderr).toContain(
-      '! expiryDate 2020-01-05T23:59:59.999Z is not after releaseDate 2020-01-10T00:00:00.000Z or sendingDate 2020-01-10.',
+      'expiryDate (--expiry-date): 2020-01-05T23:59:59.999Z is not after releaseDate 2020-01-10T00:00:00.000Z or sendingDate 2020-01-10',
     );
   });
 

@@ -246,7 +246,7 @@ describe('the rest of the terminal flow', () => {
     const cli = startInTerminal(['create', 'single', ...complete, '--amount', '25'], homeFor(sandbox));
     await cli.waitFor("The amount 25.00 differs from the items' total 20.00. Which should the single invoice use?");
     cli.type(`${keys.down}${keys.enter}`); // the items' total -> the amount given
-    await cli.waitFor(/Total\s+25\.00/);
+    await cli.waitFor(/Amount\s+25\.00/);
     await cli.answer('Create this single invoice in local?', 'y');
 
     expect((await cli.exited).code).toBe(0);
@@ -262,6 +262,24 @@ describe('the rest of the terminal flow', () => {
       items: [{ itemCode: 'A', purchasedQuantity: 2, price: 10, nameEn: 'Mug', nameAr: 'كوب' }],
     });
     expectNoToken(cli);
+  });
+
+  it("asks the expiry again when it has passed, then previews on the merchant's clock and currency", async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo', currency: 'EGP' });
+    const args = complete.map((arg) => (arg === '2030-02-01' ? '2020-02-01' : arg));
+    const cli = startInTerminal(['create', 'single', ...args], home);
+    await cli.waitFor('expiryDate (--expiry-date): 2020-02-01T21:59:59.999Z has already passed');
+    await cli.answer('Expiry date', '+30d');
+    await cli.waitFor(/Amount\s+20\.00 EGP/);
+    await cli.waitFor(/Time zone\s+Africa\/Cairo/);
+    await cli.answer('Create this single invoice in local?', 'y');
+
+    expect((await cli.exited).code).toBe(0);
+    const created = (await sandbox.api.invoices()).at(-1);
+    expect(cli.screen()).toContain(`✔ Created single invoice ${created?.invoiceNumber} for 20.00 EGP (local).`);
+    // 30 days after the sending date, to the end of that day in Cairo; the currency is never sent.
+    expect(created?.request).toMatchObject({ sendingDate: '2030-01-01', expiryDate: '2030-01-31T21:59:59.999Z' });
+    expect(JSON.stringify(created?.request)).not.toContain('EGP');
   });
 
   it('sends nothing when the preview is declined', async () => {

@@ -26,6 +26,8 @@ export interface InProcessOptions {
   cwd?: string;
   /** Secrets that must appear in neither stdout nor stderr. */
   secrets?: string[];
+  /** Text or bytes on stdin, which then ends. */
+  input?: string | Buffer;
 }
 
 /** A writable that keeps what is written, as text. */
@@ -40,13 +42,16 @@ function sink(): Writable & { text: string } {
   return stream;
 }
 
-/** Runs `einvoice ...args` in this process, the same code path as bin/; fails the test if a secret is printed. */
+/**
+ * Runs `einvoice ...args` in this process, the same code path as bin/; fails the test if a secret or a stack trace
+ * is printed.
+ */
 export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
   const home = options.home ?? tempHome();
   const stdout = sink();
   const stderr = sink();
   const stdin = new PassThrough();
-  stdin.end();
+  stdin.end(options.input);
   const context: CommandContext = {
     stdin,
     stdout,
@@ -61,6 +66,7 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
     cwd: options.cwd ?? home,
   };
   const code = await main(['node', 'einvoice', ...args], context);
+  expect(stderr.text, 'a stack trace').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
   for (const secret of options.secrets ?? []) {
     expect(stdout.text, `stdout of einvoice ${args.join(' ')} shows a secret`).not.toContain(secret);
     expect(stderr.text, `stderr of einvoice ${args.join(' ')} shows a secret`).not.toContain(secret);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRealDate, normalizeDate, resolveRelative, type DateField } from '../../src/input/dates.js';
+import { isRealDate, normalizeDate, relativeDay, type DateField } from '../../src/input/dates.js';
 import { addMonths } from '../../src/schemas/months.js';
 import { invoiceSchemas, validate } from '../../src/schemas/index.js';
 
@@ -41,10 +41,12 @@ describe('normalizeDate: expiry and release are UTC instants with milliseconds',
     ['expiryDate', '2030-12-31', '2030-12-31T23:59:59.999Z'],
     ['releaseDate', '2030-04-30', '2030-04-30T00:00:00.000Z'],
     ['releaseDate', 'today', '2024-01-31T22:30:00.000Z'],
-    ['expiryDate', 'tomorrow', '2024-02-01T22:30:00.000Z'],
-    ['expiryDate', '+7d', '2024-02-07T22:30:00.000Z'],
-    ['expiryDate', '+2w', '2024-02-14T22:30:00.000Z'],
-    ['expiryDate', '+1m', '2024-02-29T22:30:00.000Z'],
+    // A relative expiry is the end of that day; without a sending date it counts from today.
+    ['expiryDate', 'tomorrow', '2024-02-01T23:59:59.999Z'],
+    ['expiryDate', '+7d', '2024-02-07T23:59:59.999Z'],
+    ['expiryDate', '+2w', '2024-02-14T23:59:59.999Z'],
+    ['expiryDate', '+1m', '2024-02-29T23:59:59.999Z'],
+    ['releaseDate', 'tomorrow', '2024-02-01T00:00:00.000Z'],
     ['expiryDate', '2030-03-01T10:00:00+02:00', '2030-03-01T08:00:00.000Z'],
     ['expiryDate', '2030-03-01T10:00-0530', '2030-03-01T15:30:00.000Z'],
     ['releaseDate', '2030-03-01T10:00:00.5Z', '2030-03-01T10:00:00.500Z'],
@@ -54,6 +56,38 @@ describe('normalizeDate: expiry and release are UTC instants with milliseconds',
     const normalized = normalizeDate(field, typed, now);
     expect(normalized).toBe(expected);
     expect(schemaAccepts(field, normalized)).toBe(true);
+  });
+});
+
+describe("normalizeDate: on the merchant's clock", () => {
+  // 22:30 UTC on January 31 is already February 1 in Cairo (UTC+2), and still January 31 in Pago Pago (UTC-11).
+  it.each<[string, DateField, string, string]>([
+    ['Africa/Cairo', 'sendingDate', 'today', '2024-02-01'],
+    ['Pacific/Pago_Pago', 'sendingDate', 'today', '2024-01-31'],
+    ['Africa/Cairo', 'sendingDate', 'tomorrow', '2024-02-02'],
+    ['Africa/Cairo', 'releaseDate', '2024-02-01', '2024-01-31T22:00:00.000Z'],
+    ['Africa/Cairo', 'expiryDate', '2024-02-01', '2024-02-01T21:59:59.999Z'],
+    ['Asia/Kolkata', 'expiryDate', '2024-02-01', '2024-02-01T18:29:59.999Z'],
+    ['Africa/Cairo', 'expiryDate', '+7d', '2024-02-08T21:59:59.999Z'],
+    // Cairo moves its clocks to summer time at midnight on the last Friday of April 2024.
+    ['Africa/Cairo', 'releaseDate', '2024-04-26', '2024-04-25T22:00:00.000Z'],
+    ['Africa/Cairo', 'expiryDate', '2024-04-26', '2024-04-26T20:59:59.999Z'],
+    ['America/New_York', 'expiryDate', '2024-03-10', '2024-03-11T03:59:59.999Z'],
+  ])('%s, %s: %j becomes %j', (timeZone, field, typed, expected) => {
+    const normalized = normalizeDate(field, typed, { now, timeZone });
+    expect(normalized).toBe(expected);
+    expect(schemaAccepts(field, normalized)).toBe(true);
+  });
+
+  it('counts a relative expiry from the sending date, not from now', () => {
+    expect(normalizeDate('expiryDate', '+30d', { now, timeZone: 'UTC' }, '2026-12-01')).toBe(
+      '2026-12-31T23:59:59.999Z',
+    );
+    expect(normalizeDate('expiryDate', '+1m', { now, timeZone: 'Africa/Cairo' }, '2026-12-01')).toBe(
+      '2027-01-01T21:59:59.999Z',
+    );
+    // A sending date that is no date leaves the expiry counted from today.
+    expect(normalizeDate('expiryDate', '+1d', { now, timeZone: 'UTC' }, 'soon')).toBe('2024-02-01T23:59:59.999Z');
   });
 });
 
@@ -80,22 +114,17 @@ describe('normalizeDate: what it does not understand is passed on for the schema
   });
 });
 
-describe('resolveRelative and addMonths', () => {
-  it('resolves relative dates against now and gives undefined for anything else', () => {
-    expect(resolveRelative('today', now)).toEqual(now);
-    expect(resolveRelative('tomorrow', now)).toEqual(at('2024-02-01T22:30:00.000Z'));
-    expect(resolveRelative('+0d', now)).toEqual(now);
-    expect(resolveRelative('+30d', now)).toEqual(at('2024-03-01T22:30:00.000Z'));
-    expect(resolveRelative('+2W', now)).toEqual(at('2024-02-14T22:30:00.000Z'));
-    expect(resolveRelative('2030-03-01', now)).toBeUndefined();
-    expect(resolveRelative('+d', now)).toBeUndefined();
-  });
-
-  it('does not change the now it is given', () => {
-    const fixed = new Date(now.getTime());
-    resolveRelative('+1m', fixed);
-    resolveRelative('today', fixed)?.setUTCFullYear(1999);
-    expect(fixed).toEqual(now);
+describe('relativeDay and addMonths', () => {
+  it('counts relative dates on the calendar from the day given, and gives undefined for anything else', () => {
+    expect(relativeDay('today', '2024-01-31')).toBe('2024-01-31');
+    expect(relativeDay('NOW', '2024-01-31')).toBe('2024-01-31');
+    expect(relativeDay('tomorrow', '2024-01-31')).toBe('2024-02-01');
+    expect(relativeDay('+0d', '2024-01-31')).toBe('2024-01-31');
+    expect(relativeDay('+30d', '2024-01-31')).toBe('2024-03-01');
+    expect(relativeDay('+2W', '2024-01-31')).toBe('2024-02-14');
+    expect(relativeDay('+1m', '2024-01-31')).toBe('2024-02-29');
+    expect(relativeDay('2030-03-01', '2024-01-31')).toBeUndefined();
+    expect(relativeDay('+d', '2024-01-31')).toBeUndefined();
   });
 
   it('adds months keeping the day, clamped to the last day of the month', () => {

@@ -115,7 +115,8 @@ describe('mergeInvoiceSources: profile defaults < file < flags', () => {
     expect(merged).toStrictEqual({
       sendingDate: '2030-03-01',
       expiryDate: '2030-03-31T23:59:59.999Z',
-      releaseDate: '2030-03-02T10:00:00.000Z',
+      // A relative release is the start of that day (UTC without a time zone).
+      releaseDate: '2030-03-02T00:00:00.000Z',
     });
   });
 

@@ -15,14 +15,14 @@ describe('the dates a merchant is warned about', () => {
 
   it('names an expiry already past, and the dates it is not after', () => {
     expect(dateWarnings(dates('2030-01-10T23:59:59.999Z'), now)).toEqual([
-      'expiryDate 2030-01-10T23:59:59.999Z has already passed: the invoice expires as soon as it is created.',
+      'expiryDate 2030-01-10T23:59:59.999Z has already passed (it is now 2030-01-15T10:00:00.000Z): the customer could not pay it.',
       'expiryDate 2030-01-10T23:59:59.999Z is not after releaseDate 2030-01-20T00:00:00.000Z or sendingDate 2030-01-20.',
     ]);
     expect(dateWarnings(dates('2030-01-20T00:00:00.000Z', '2030-01-16T00:00:00.000Z'), now)).toEqual([
       'expiryDate 2030-01-20T00:00:00.000Z is not after sendingDate 2030-01-20.',
     ]);
     expect(dateWarnings(dates('2030-01-15T10:00:00.000Z', '2030-01-01T00:00:00.000Z', '2030-01-01'), now)).toEqual([
-      'expiryDate 2030-01-15T10:00:00.000Z has already passed: the invoice expires as soon as it is created.',
+      'expiryDate 2030-01-15T10:00:00.000Z has already passed (it is now 2030-01-15T10:00:00.000Z): the customer could not pay it.',
     ]);
   });
 

@@ -15,6 +15,8 @@ export async function showConfig(options: ConfigShowOptions, context: CommandCon
     configFile: profile.configFile ?? null,
     token: describeTokenSource(profile.tokenSource),
     defaults: profile.defaults,
+    timeZone: profile.timeZone,
+    currency: profile.currency ?? null,
   };
   if (terminal.json) {
     terminal.data(toJson(summary));
@@ -29,6 +31,8 @@ export async function showConfig(options: ConfigShowOptions, context: CommandCon
       // On the screen only, so --json's "token" stays one stable text per source.
       `${label('Token')}${describeTokenSource(profile.tokenSource, context.env)}`,
       ...(Object.keys(summary.defaults).length > 0 ? [`${label('Defaults')}${JSON.stringify(summary.defaults)}`] : []),
+      `${label('Time zone')}${profile.timeZone} (${{ file: 'from the profile file', TZ: 'from TZ', system: "this machine's" }[profile.timeZoneSource]})`,
+      ...(profile.currency ? [`${label('Currency')}${profile.currency} (shown beside amounts, never sent)`] : []),
     ].join('\n'),
   );
 }

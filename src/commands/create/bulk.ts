@@ -25,6 +25,7 @@ import {
   UsageError,
 } from '../../errors.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
+import { undecodableMessage } from '../../input/text-encoding.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { countOf } from '../../output/format.js';
@@ -86,7 +87,9 @@ export async function createInvoicesInBulk(
     if (earlier && earlier.damagedLines > 0) {
       terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
     }
-    const now = earlier?.resolveDatesAt ?? new Date();
+    // The sandbox's clock when the target is a sandbox whose clock was moved; a rerun resolves as its first run did.
+    const clockNow = await session.now();
+    const now = earlier?.resolveDatesAt ?? clockNow;
     if (!dryRun && journal) {
       writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
@@ -102,6 +105,7 @@ export async function createInvoicesInBulk(
       });
     }
     const source = await recordsOf(input, options);
+    const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
     const plan = await planBatch({
       kind,
       records: source.records,
@@ -109,6 +113,10 @@ export async function createInvoicesInBulk(
       defaults: profile.defaults,
       flags: flags.invoice,
       now,
+      timeZone: profile.timeZone,
+      allowExpired: Boolean(options.allowExpired),
+      droppedFields,
+      checkDatesAt: clockNow,
       acceptAmountConflicts: Boolean(options.yes),
       referencePrefix: options.referencePrefix,
       shard: options.shard,
@@ -117,6 +125,10 @@ export async function createInvoicesInBulk(
       planned: writer,
       signal: context.signal,
     }).catch(unwritable(`${journal?.shown}`));
+    if (droppedFields && droppedFields.size > 0) {
+      const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
+      terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
+    }
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // A spreadsheet's records are named by its row numbers.
     const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
@@ -130,6 +142,7 @@ export async function createInvoicesInBulk(
         journal: !dryRun && journal && (startedSending || earlier) ? journal.shown : undefined,
         shard,
         resume: plan.resume,
+        alreadyExpired: plan.alreadyExpired,
       });
     // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
     const sending = new Set<number>();
@@ -177,6 +190,15 @@ export async function createInvoicesInBulk(
       }
     };
 
+    // Bytes that are not text in the file's encoding mean the whole file was read in the wrong one: none is sent,
+    // --skip-invalid or not.
+    const undecodable = input.undecodable();
+    if (undecodable) {
+      plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
+      await finish(Date.now() - started, false);
+      const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
+      throw new UsageError(`${problem}; nothing was sent.`, { issues: plan.issues, hint });
+    }
     if (plan.issues.length > 0 && !options.skipInvalid) {
       plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
       // The error lists the problems; the report and --json still account for every record.
@@ -188,6 +210,9 @@ export async function createInvoicesInBulk(
           issues: plan.issues,
           hint:
             'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
+            (plan.heldForDates > 0
+              ? ` ${counted(plan.heldForDates, 'record is', 'records are')} held back for ${plan.heldForDates === 1 ? 'its' : 'their'} dates alone: --allow-expired sends them.`
+              : '') +
             (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
         },
       );
@@ -402,11 +427,21 @@ function announce(
   }
   if (plan.dateWarnings.length > 0) {
     const count = plan.dateWarnings.length;
+    const records = plan.recordsWithDateWarnings;
     const lines = plan.dateWarnings.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
     if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
     terminal.warn(
-      `${count === 1 ? '1 record has dates' : `${formatCount(count)} records have dates`} to look at; the service ` +
-        `takes them, so they are not held back:\n${lines.join('\n')}`,
+      `${counted(records, 'record has', 'records have')} ${counted(count, 'date', 'dates')} to look at; ` +
+        `they are sent (--allow-expired):\n${lines.join('\n')}`,
+    );
+  }
+  if (plan.valuesToLookAt.length > 0) {
+    const count = plan.valuesToLookAt.length;
+    const lines = plan.valuesToLookAt.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
+    if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
+    terminal.warn(
+      `${counted(plan.recordsWithValuesToLookAt, 'record has', 'records have')} ${counted(count, 'value', 'values')} ` +
+        `to look at; the spec gives them no format, so they are sent as given:\n${lines.join('\n')}`,
     );
   }
   if (plan.issues.length > 0) {
@@ -461,6 +496,11 @@ function whatNext(unfinished: RecordResult[]): string {
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/** "1 record has", "2 records have": the count and the words that agree with it. */
+function counted(count: number, one: string, many: string): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 /** "1 of 3 records is invalid", "2 of 3 records are invalid", "1 record is invalid" (of 1): the verb agrees. */

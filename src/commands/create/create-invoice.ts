@@ -2,14 +2,18 @@ import { resolve } from 'node:path';
 import { whenAsked, type CommandContext } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
 import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../../input/invoice-input.js';
-import { invoiceFromFlags, toCommandLine, withFlagName } from '../../input/invoice-flags.js';
+import { invoiceFromFlags, toCommandLine, withSourceName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject, writeProblem } from '../../input/json-file.js';
 import { confirmAction, interruptible, promptContext } from '../../input/prompts.js';
-import { formatAmount, toJson } from '../../output/format.js';
-import { renderInvoicePreview } from '../../output/invoice-preview.js';
+import { countOf, formatAmount, toJson } from '../../output/format.js';
+import { renderInvoicePreview, withCurrency } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
-import { dateWarnings } from '../../schemas/invoice-dates.js';
+import { dateProblems } from '../../schemas/invoice-dates.js';
+import { contactWarnings } from '../../schemas/contact-warnings.js';
+import { withoutUnknownFields } from '../../schemas/unknown-fields.js';
+import { normalizeDate, withDateForms } from '../../input/dates.js';
+import { utcInstant } from '../../schemas/calendar.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { Profile } from '../../config/profile.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
@@ -30,6 +34,8 @@ interface CreateRun {
   profile: Profile;
   /** The instant relative dates resolve to. */
   now: Date;
+  /** What the flags and the file gave, to name where a wrong value came from. */
+  sources: { flags: Raw; file?: Raw };
 }
 
 /**
@@ -50,7 +56,8 @@ export async function createOneInvoice(
     context,
     terminal: session.terminal,
     profile: session.profile,
-    now: new Date(),
+    now: await session.now(),
+    sources: { flags: {} },
   };
   const draft = openDraft(kind, options, context, run.terminal, run.now);
   const gathered = gather(run, file);
@@ -65,9 +72,13 @@ export async function createOneInvoice(
         run.terminal.err.dim(`Amount ${formatAmount(checked.invoice.amount)} is the total of the items.`),
       );
     }
-    const invoice = await settleAmount(run, checked.invoice);
+    let invoice = await settleAmount(run, checked.invoice);
+    for (const value of contactWarnings(invoice)) {
+      const named = withSourceName(value, run.sources);
+      run.terminal.warn(`${named.path}: ${named.message}; sent as given.`);
+    }
+    invoice = await checkDates(run, invoice);
     if (typed) typed = invoice;
-    warnAboutDates(invoice, run.terminal, run.now);
     if (await writeWithoutSending(run, invoice)) return;
     await confirm(run, invoice);
     const created = await send(run, session, invoice);
@@ -83,14 +94,23 @@ export async function createOneInvoice(
 function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIssue[] } {
   const { kind, options, profile, now } = run;
   const fromFlags = invoiceFromFlags(options);
-  const fileObject = file === undefined ? undefined : asObject(file, `--file ${options.file}`);
+  let fileObject = file === undefined ? undefined : asObject(file, `--file ${options.file}`);
+  if (fileObject && options.dropUnknownFields) {
+    const { value, dropped } = withoutUnknownFields(kind, fileObject);
+    fileObject = value;
+    if (dropped.length > 0) {
+      run.terminal.warn(`Dropped ${countOf(dropped.length, 'field')} the spec does not list: ${dropped.join(', ')}.`);
+    }
+  }
   const raw = mergeInvoiceSources({
     kind,
     defaults: profile.defaults,
     file: fileObject,
     flags: fromFlags.invoice,
     now,
+    timeZone: profile.timeZone,
   });
+  run.sources = { flags: fromFlags.invoice, file: fileObject };
   return { raw, flagIssues: fromFlags.issues };
 }
 
@@ -114,19 +134,28 @@ async function checkAndAsk(
   let raw = start;
   let result = validate(invoiceSchemas[kind], raw);
   if (result.success && flagIssues.length === 0) return { invoice: result.data, asked: false };
+  const named = (issue: FieldIssue) => withSourceName(issue, run.sources);
   if (!terminal.interactive) {
     const fromItems = amountFromItems && Array.isArray(raw.items) && raw.items.length > 0;
-    const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems);
+    const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems, named);
+    // The amount that differs from its items is said with the other problems, not after they are mended.
+    const conflict = run.options.yes ? undefined : amountConflictIssue(run, raw);
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe([...flagIssues, ...notCoveredBy(flagIssues, schemaIssues, raw)]),
-      hint: `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
+      issues: dedupe([
+        ...flagIssues,
+        ...notCoveredBy(flagIssues, schemaIssues, raw),
+        ...(conflict ? [conflict.issue] : []),
+      ]),
+      hint:
+        `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}` +
+        (conflict ? ` ${conflict.hint}` : ''),
     });
   }
   // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
   // repair: asking everything else first would only end in the same error, with the answers thrown away.
   const unanswerable = [
     ...flagIssues,
-    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(withFlagName)),
+    ...(result.success ? [] : result.issues.filter((issue) => !canBeAsked(kind, issue.path)).map(named)),
   ];
   if (unanswerable.length > 0) {
     throw new UsageError(`The ${kind} invoice has fields that cannot be asked for; nothing was sent.`, {
@@ -135,12 +164,14 @@ async function checkAndAsk(
     });
   }
   onAnswers(raw);
-  raw = withComputedAmount(await askForInvoice(kind, raw, context, run.now, onAnswers));
+  raw = withComputedAmount(
+    await askForInvoice(kind, raw, context, { now: run.now, timeZone: run.profile.timeZone }, onAnswers),
+  );
   onAnswers(raw);
   result = validate(invoiceSchemas[kind], raw);
   if (!result.success) {
     throw new UsageError(`The ${kind} invoice is invalid; nothing was sent.`, {
-      issues: result.issues.map(withFlagName),
+      issues: result.issues.map(named),
     });
   }
   return { invoice: result.data, asked: true };
@@ -159,7 +190,9 @@ async function writeWithoutSending(run: CreateRun, invoice: Invoice): Promise<bo
 async function confirm(run: CreateRun, invoice: Invoice): Promise<void> {
   const { kind, options, context, terminal, profile } = run;
   if (!terminal.interactive || options.yes) return;
-  terminal.info(renderInvoicePreview(kind, invoice, terminal.err));
+  terminal.info(
+    renderInvoicePreview(kind, invoice, terminal.err, { currency: profile.currency, timeZone: profile.timeZone }),
+  );
   if (!(await confirmAction(`Create this ${kind} invoice in ${profile.name}?`, context))) {
     throw new InterruptedError('Cancelled: nothing was sent.');
   }
@@ -184,7 +217,7 @@ function report(run: CreateRun, invoice: Invoice, invoiceNumber: string): void {
   terminal.data(
     terminal.json
       ? toJson({ invoiceNumber })
-      : `${terminal.out.green('✔')} Created ${kind} invoice ${invoiceNumber} for ${formatAmount(invoice.amount)} (${profile.name}).`,
+      : `${terminal.out.green('✔')} Created ${kind} invoice ${invoiceNumber} for ${withCurrency(formatAmount(invoice.amount), profile.currency)} (${profile.name}).`,
   );
 }
 
@@ -207,10 +240,14 @@ function aboutCreating(kind: InvoiceKind, invoice: Invoice) {
  * says what is wrong, so the amount's own (a negative total, or none) would only echo it; with valid items, the
  * amount's issue names the total rather than --amount, which the merchant never gave.
  */
-function ofAmountFromItems(issues: FieldIssue[], amountFromItems: boolean): FieldIssue[] {
-  if (!amountFromItems) return issues.map(withFlagName);
+function ofAmountFromItems(
+  issues: FieldIssue[],
+  amountFromItems: boolean,
+  named: (issue: FieldIssue) => FieldIssue,
+): FieldIssue[] {
+  if (!amountFromItems) return issues.map(named);
   return withoutAmountEchoingItems(issues).map((issue) =>
-    issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : withFlagName(issue),
+    issue.path === 'amount' ? { ...issue, path: "amount (the items' total)" } : named(issue),
   );
 }
 
@@ -231,15 +268,8 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
     return invoice;
   }
   if (!terminal.interactive) {
-    throw new UsageError(`${difference}; nothing was sent.`, {
-      issues: [
-        {
-          path: 'amount (--amount)',
-          message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
-        },
-      ],
-      hint: 'Drop --amount to use the items total, or pass --yes to keep the amount as given.',
-    });
+    const conflict = amountConflictIssue(run, invoice) as AmountConflict;
+    throw new UsageError(`${difference}; nothing was sent.`, { issues: [conflict.issue], hint: conflict.hint });
   }
   const { select } = await import('../../input/inquirer.js');
   const choice = await interruptible(() =>
@@ -257,9 +287,76 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
   return { ...invoice, amount: choice };
 }
 
-/** Warns, without stopping, when the expiry has passed or is not after the release or the sending date. */
-function warnAboutDates(invoice: Invoice, terminal: Terminal, now: Date): void {
-  for (const warning of dateWarnings(invoice, now.toISOString())) terminal.warn(warning);
+interface AmountConflict {
+  issue: FieldIssue;
+  hint: string;
+}
+
+/**
+ * The amount that differs from its items' total, as an issue naming where the amount came from (`--amount`, or the
+ * amount in the file) and what to do about it; undefined when they agree or cannot be compared.
+ */
+function amountConflictIssue(run: CreateRun, raw: Raw): AmountConflict | undefined {
+  const check = checkAmount(raw);
+  if (check.kind !== 'conflict') return undefined;
+  const byFlag = run.sources.flags.amount !== undefined;
+  const source = byFlag ? '--amount' : run.sources.file?.amount !== undefined ? 'the amount in the file' : 'the amount';
+  return {
+    issue: {
+      path: `amount (${source})`,
+      message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
+    },
+    hint: byFlag
+      ? 'Drop --amount to use the items total, or pass --yes to keep the amount as given.'
+      : `Remove the amount from ${run.options.file === '-' ? 'stdin' : `--file ${run.options.file}`} to use the items' total, or pass --yes to keep it as given.`,
+  };
+}
+
+/**
+ * An invoice whose expiry has passed, or is not after its release and sending dates, cannot be paid: it is refused
+ * with the dates named (exit 2); in a terminal, the expiry date is asked again until it is after them.
+ */
+async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
+  const { terminal, context, kind } = run;
+  let invoice = start;
+  for (;;) {
+    const problems = dateProblems(invoice, run.now.toISOString());
+    if (problems.length === 0) return invoice;
+    const issues = problems.map(({ path, message }) => withSourceName({ path, message }, run.sources));
+    if (!terminal.interactive) {
+      throw new UsageError(`The ${kind} invoice could not be paid: its expiry date is not ahead; nothing was sent.`, {
+        issues,
+        hint:
+          `Give an expiry after the release date ${invoice.releaseDate}, the sending date ${invoice.sendingDate} and now, ` +
+          'e.g. --expiry-date +30d (30 days after the sending date).',
+      });
+    }
+    for (const issue of issues) terminal.warn(`${issue.path}: ${issue.message}.`);
+    const { input } = await import('../../input/inquirer.js');
+    const clock = { now: run.now, timeZone: run.profile.timeZone };
+    const typed = await interruptible(() =>
+      input(
+        {
+          message: 'Expiry date (YYYY-MM-DD, +30d from the sending date, or an ISO instant)',
+          default: '+30d',
+          validate: (text) => {
+            const expiryDate = normalizeDate('expiryDate', text, clock, invoice.sendingDate);
+            const shape = validate(utcInstant(), expiryDate);
+            if (!shape.success || typeof expiryDate !== 'string') {
+              return withDateForms({
+                path: 'expiryDate',
+                message: shape.success ? '' : (shape.issues[0]?.message ?? ''),
+              }).message;
+            }
+            const left = dateProblems({ ...invoice, expiryDate }, run.now.toISOString());
+            return left.length === 0 || `${left[0]?.message ?? 'is not ahead'}`;
+          },
+        },
+        promptContext(context),
+      ),
+    );
+    invoice = { ...invoice, expiryDate: normalizeDate('expiryDate', typed, clock, invoice.sendingDate) as string };
+  }
 }
 
 async function saveRequest(path: string, invoice: Invoice, context: CommandContext, terminal: Terminal): Promise<void> {

@@ -22,7 +22,14 @@ export async function createInvoices(
       hint: 'It says how to read the file: --file invoices.txt --format csv (or ndjson, json).',
     });
   }
-  const input = options.file ? await readInvoiceFile(options.file, context, options.format) : undefined;
+  if (options.encoding !== undefined && !options.file) {
+    throw new UsageError('--encoding applies only to --file; nothing was sent.', {
+      hint: 'It names the encoding the file was saved in: --file invoices.csv --encoding windows-1256.',
+    });
+  }
+  const input = options.file
+    ? await readInvoiceFile(options.file, context, options.format, options.encoding)
+    : undefined;
   const csvOnly = input?.kind === 'many' && input.format === 'csv' ? [] : csvFlagsGiven(options);
   if (csvOnly.length > 0) {
     throw new UsageError(`${csvOnly.join(', ')} ${applies(csvOnly)} only to a CSV --file; nothing was sent.`, {

@@ -6,6 +6,7 @@ import type { InvoiceKind } from '../../schemas/invoice.js';
 import { csvOptions } from '../../bulk/csv-options.js';
 import { bulkFlags } from '../../bulk/options.js';
 import { repeatable } from '../../input/flag-parsers.js';
+import { encodingNames } from '../../input/text-encoding.js';
 import { helpOf, inScope, invoiceFields } from '../../input/invoice-fields.js';
 
 // Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
@@ -77,6 +78,13 @@ export function addCreateCommands(root: Root, context: CommandContext): void {
         '-f, --file <file>',
         'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array, NDJSON or CSV creates many',
       )
+      .addOption(
+        new Option(
+          '--encoding <name>',
+          'the encoding --file was saved in (default: UTF-8, or UTF-16 by its byte order mark)',
+        ).choices(encodingNames),
+      )
+      .option('--drop-unknown-fields', 'send the invoices without the fields the spec does not list, naming them')
       .option('-y, --yes', 'send without the preview and confirmation; keep --amount when it differs from the items')
       .option('--dry-run', 'send nothing: print the exact JSON body of one invoice, or check a file of many')
       .option('--save <file>', 'write the final request to a JSON file (reusable with --file)')

@@ -1,0 +1,233 @@
+// How the bytes of an input become text: in the encoding the merchant names (--encoding), else the one its byte
+// order mark says, else UTF-16 when its bytes read as such, else UTF-8. Bytes that are not text in that encoding
+// become U+FFFD, which the schemas refuse in every field (never sent to a customer); the first such bytes are kept
+// so the refusal can say how the file was most likely saved. Zod-free and commander-free: `--help` loads the names.
+
+/** The encodings `--encoding` reads, as Node's TextDecoder names them. */
+export const encodingNames = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1256', 'iso-8859-6'] as const;
+export type EncodingName = (typeof encodingNames)[number];
+
+const byteOrderMarks: ReadonlyArray<{ encoding: EncodingName; bytes: readonly number[] }> = [
+  { encoding: 'utf-8', bytes: [0xef, 0xbb, 0xbf] },
+  { encoding: 'utf-16le', bytes: [0xff, 0xfe] },
+  { encoding: 'utf-16be', bytes: [0xfe, 0xff] },
+];
+
+/** How many bytes `sniffEncoding` wants to decide (fewer at the end of the input). */
+export const sniffBytes = 64;
+
+/**
+ * The encoding of an input from its first bytes, and the length of its byte order mark: `declared` wins (its own
+ * mark is skipped); then a mark; then UTF-16 without a mark, when every other byte of the start is zero for most
+ * characters (those of the Latin alphabet, as in a header row or JSON's punctuation); else UTF-8.
+ */
+export function sniffEncoding(head: Uint8Array, declared?: EncodingName): { encoding: EncodingName; bom: number } {
+  const mark = byteOrderMarks.find(({ bytes }) => bytes.every((byte, index) => head[index] === byte));
+  if (declared) return { encoding: declared, bom: mark?.encoding === declared ? mark.bytes.length : 0 };
+  if (mark) return { encoding: mark.encoding, bom: mark.bytes.length };
+  const pairs = Math.floor(Math.min(head.length, sniffBytes) / 2);
+  if (pairs >= 2) {
+    let evenZero = 0;
+    let oddZero = 0;
+    for (let pair = 0; pair < pairs; pair++) {
+      if (head[pair * 2] === 0) evenZero += 1;
+      if (head[pair * 2 + 1] === 0) oddZero += 1;
+    }
+    // Zero bytes on one side only, in at least half the characters (Arabic letters have none): no UTF-8 text does.
+    if (oddZero * 2 >= pairs && evenZero === 0) return { encoding: 'utf-16le', bom: 0 };
+    if (evenZero * 2 >= pairs && oddZero === 0) return { encoding: 'utf-16be', bom: 0 };
+  }
+  return { encoding: 'utf-8', bom: 0 };
+}
+
+/** The first bytes of an input that were not text in its encoding, and what they most likely are. */
+export interface UndecodableBytes {
+  encoding: EncodingName;
+  /** Where they start, in bytes from the start of the input. */
+  offset: number;
+  /** The line they are on, from 1. */
+  line: number;
+  /** The encoding they read as: `windows-1256` when they are Arabic there; undefined when no guess fits. */
+  likely?: 'windows-1256' | 'single-byte';
+}
+
+const replacement = '\uFFFD';
+
+/**
+ * Decodes an input a chunk at a time. Invalid bytes become U+FFFD (the schemas refuse the field they land in, so the
+ * refusal names it); `undecodable` tells the first of them. A U+FFFD the input itself holds (three bytes EF BF BD)
+ * is refused by the schemas too, but is not counted here: it is text, just text that was lost earlier.
+ */
+export class InputDecoder {
+  readonly #declared?: EncodingName;
+  #decoder?: InstanceType<typeof TextDecoder>;
+  #encoding: EncodingName = 'utf-8';
+  #head: Buffer = Buffer.alloc(0);
+  #offset = 0;
+  #lines = 0;
+  #undecodable?: UndecodableBytes;
+
+  constructor(declared?: EncodingName) {
+    this.#declared = declared;
+  }
+
+  /** The encoding read (known once the first bytes are in). */
+  get encoding(): EncodingName {
+    return this.#encoding;
+  }
+
+  /** True once the first bytes have decided the encoding. */
+  get started(): boolean {
+    return this.#decoder !== undefined;
+  }
+
+  /** The first bytes that were not text, if any. */
+  get undecodable(): UndecodableBytes | undefined {
+    return this.#undecodable;
+  }
+
+  /** The text of `chunk`; some bytes may wait for the next chunk (a character split between chunks). */
+  decode(chunk: Uint8Array): string {
+    if (!this.#decoder) {
+      // The first bytes decide the encoding: wait for enough of them.
+      this.#head = Buffer.concat([this.#head, chunk]);
+      if (this.#head.length < sniffBytes) return '';
+      return this.#start(this.#head);
+    }
+    return this.#text(chunk, true);
+  }
+
+  /** The text still held back, at the end of the input. */
+  end(): string {
+    const head = this.#decoder ? '' : this.#start(this.#head);
+    return head + this.#text(new Uint8Array(0), false);
+  }
+
+  #start(head: Buffer): string {
+    const { encoding, bom } = sniffEncoding(head, this.#declared);
+    this.#encoding = encoding;
+    this.#decoder = new TextDecoder(encoding, { ignoreBOM: true });
+    this.#offset = bom;
+    this.#head = Buffer.alloc(0);
+    return this.#text(head.subarray(bom), true);
+  }
+
+  #text(bytes: Uint8Array, stream: boolean): string {
+    const text = (this.#decoder as InstanceType<typeof TextDecoder>).decode(bytes, { stream });
+    if (!this.#undecodable && text.includes(replacement)) this.#findUndecodable(bytes, text);
+    this.#offset += bytes.length;
+    if (!this.#undecodable) this.#lines += countLines(text);
+    return text;
+  }
+
+  /** Keeps where the first undecodable bytes of `bytes` are, unless every U+FFFD of `text` was written as such. */
+  #findUndecodable(bytes: Uint8Array, text: string): void {
+    const written = this.#encoding === 'utf-8' ? occurrences(bytes, [0xef, 0xbf, 0xbd]) : 0;
+    const index = text.indexOf(replacement);
+    if (occurrences(text, replacement) <= written) return;
+    this.#undecodable = {
+      encoding: this.#encoding,
+      offset: this.#offset + bytesOf(text.slice(0, index), this.#encoding),
+      line: this.#lines + countLines(text.slice(0, index)) + 1,
+      likely: this.#encoding === 'utf-8' ? likelyCodePage(bytes) : undefined,
+    };
+  }
+}
+
+/** How many bytes `text` took in `encoding`. */
+function bytesOf(text: string, encoding: EncodingName): number {
+  if (encoding === 'utf-8') return Buffer.byteLength(text);
+  return encoding === 'utf-16le' || encoding === 'utf-16be' ? text.length * 2 : text.length;
+}
+
+function countLines(text: string): number {
+  let lines = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines += 1;
+  return lines;
+}
+
+function occurrences(haystack: Uint8Array | string, needle: string | readonly number[]): number {
+  if (typeof haystack === 'string') return haystack.split(needle as string).length - 1;
+  let count = 0;
+  const first = (needle as number[])[0];
+  for (
+    let index = haystack.indexOf(first as number);
+    index !== -1;
+    index = haystack.indexOf(first as number, index + 1)
+  ) {
+    if ((needle as number[]).every((byte, offset) => haystack[index + offset] === byte)) count += 1;
+  }
+  return count;
+}
+
+/**
+ * What bytes that are not UTF-8 most likely are: Arabic in Windows-1256 when most of the letters they give there
+ * are Arabic (Excel's "CSV (Comma delimited)" on an Arabic Windows); another single-byte code page otherwise.
+ */
+export function likelyCodePage(bytes: Uint8Array): 'windows-1256' | 'single-byte' {
+  const text = new TextDecoder('windows-1256').decode(bytes);
+  let arabic = 0;
+  let other = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (code < 0x80 || char === replacement) continue;
+    if (code >= 0x0600 && code <= 0x06ff) arabic += 1;
+    else other += 1;
+  }
+  return arabic > 0 && arabic >= other * 3 ? 'windows-1256' : 'single-byte';
+}
+
+/** The encoding's name as a merchant reads it. */
+function shown(encoding: EncodingName): string {
+  return {
+    'utf-8': 'UTF-8',
+    'utf-16le': 'UTF-16',
+    'utf-16be': 'UTF-16',
+    'windows-1256': 'Windows-1256',
+    'iso-8859-6': 'ISO-8859-6',
+  }[encoding];
+}
+
+/**
+ * What the refusal of an input with undecodable bytes says: where they are, the likely cause and the way out.
+ * `sheet` words it for a spreadsheet.
+ */
+export function undecodableMessage(
+  found: UndecodableBytes,
+  name: string,
+  sheet: boolean,
+): { problem: string; hint: string } {
+  const encoding = shown(found.encoding);
+  const problem = `${name} is not ${encoding} text: line ${found.line} holds bytes that are not ${encoding} (from byte ${found.offset + 1})`;
+  if (found.likely === 'windows-1256') {
+    return {
+      problem,
+      hint: sheet
+        ? "This sheet looks like it was saved as 'CSV (Comma delimited)' on an Arabic Windows (Windows-1256): save " +
+          "it as 'CSV UTF-8', or pass --encoding windows-1256."
+        : 'It looks like it was saved in Windows-1256 (Arabic Windows): save it as UTF-8, or pass --encoding windows-1256.',
+    };
+  }
+  if (found.likely === 'single-byte') {
+    return {
+      problem,
+      hint:
+        `It looks like it was saved in a single-byte code page rather than UTF-8: save it as ${sheet ? "'CSV UTF-8'" : 'UTF-8'}, ` +
+        `or name its encoding with --encoding (${encodingNames.join(', ')}).`,
+    };
+  }
+  return {
+    problem,
+    hint: `Save it as UTF-8, or name the encoding it was saved in with --encoding (${encodingNames.join(', ')}).`,
+  };
+}
+
+/** Decodes a whole input read into memory (one invoice's file, or stdin). */
+export function decodeWhole(
+  bytes: Uint8Array,
+  declared?: EncodingName,
+): { text: string; undecodable?: UndecodableBytes } {
+  const decoder = new InputDecoder(declared);
+  const text = decoder.decode(bytes) + decoder.end();
+  return { text, undecodable: decoder.undecodable };
+}
