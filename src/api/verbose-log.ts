@@ -2,7 +2,7 @@ import type { Response } from 'got';
 
 // What --verbose shows of each exchange with the service: the request and the response, each with its headers and
 // its body. The Authorization header is always redacted, and the token wherever else it appears; a long body is cut
-// (answers are at most 1 MiB anyway).
+// (answers are bounded anyway: response-limit.ts).
 
 /** The most of a body --verbose prints. */
 const shownBodyChars = 4096;

@@ -63,12 +63,7 @@ async function* parsedRows(parser: Parser): AsyncGenerator<string[]> {
 }
 
 const candidates = [',', ';', '\t', '|'];
-/**
- * Rows built into records per batch. A batch stays in memory until the plan has checked it, and what outlives a
- * collection of V8's young generation makes it grow (see `pieceBytes` in input-format.ts): batches of 512 rows,
- * some 600 KiB of records, kept a 100,000-row sheet's dry run at 136 MiB at its peak; batches of 64 at 112 to
- * 121 MiB, of 32 at 108 to 115 MiB, at the same speed.
- */
+/** Rows built into records per batch: a batch stays in memory until the plan has checked it, so small is flat. */
 const batchSize = 32;
 
 /** Reads a CSV input of invoices; the header is checked before the first record comes out. */

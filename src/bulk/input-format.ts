@@ -90,12 +90,8 @@ export async function readInvoiceFile(
 }
 
 /**
- * The most bytes of input worked on at once. What a piece becomes (its text, its records) stays in memory until the
- * plan has checked all of it, so collections of V8's young generation meet it alive, and V8 grows the young
- * generation by how much outlives its collections. A 64 KiB piece with Arabic text became a 128 KiB string and some
- * 150 records: over 100,000 records the young generation grew to 32 MiB, and a dry run peaked at 131 MiB (a CSV
- * sheet's at 136 MiB). With pieces of 16 KiB it still grew near the end of some runs; with 8 KiB it stays at 8 MiB,
- * and a dry run of either format peaks at 111 to 117 MiB, at the same speed.
+ * The most bytes of input worked on at once: what a piece becomes stays in memory until the plan has checked it, so
+ * small pieces keep a large file's memory flat (the bench measures it).
  */
 const pieceBytes = 1 << 13;
 

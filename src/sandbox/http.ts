@@ -91,7 +91,7 @@ export function queryOf(req: IncomingMessage): Record<string, string> {
   return Object.fromEntries(new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams);
 }
 
-/** The largest request body the sandbox reads: 1 MiB. */
+/** The largest request body the sandbox reads. */
 export const maxBodyBytes = 1024 * 1024;
 
 const tooLarge = () =>
@@ -112,7 +112,7 @@ function hasBody(req: IncomingMessage): boolean {
 
 /**
  * Reads the request body as JSON. Without a body it returns undefined, or fails when `required`. A body must be
- * sent as application/json (else 415) and be at most 1 MiB (else 413, read no further).
+ * sent as application/json (else 415) and be at most `maxBodyBytes` (else 413, read no further).
  */
 export async function readJsonBody(req: IncomingMessage, options: { required: boolean }): Promise<unknown> {
   if (!hasBody(req)) {

@@ -315,7 +315,7 @@ async function writeState(database: Database, state: SqlState, write: (text: str
       const item = JSON.stringify(JSON.parse(row[column] as string), null, 2).replaceAll('\n', '\n    ');
       text += `${empty ? '' : ','}\n    ${item}`;
       empty = false;
-      // Pieces of about 64 KiB: few writes, little memory.
+      // Pieces of many rows each: few writes, little memory.
       if (text.length > 65_536) {
         await write(text);
         text = '';

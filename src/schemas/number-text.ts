@@ -1,7 +1,7 @@
 // Numbers written for a reader: amounts, exact decimals and counts with thousands separators. Used by the terminal
 // output, the prompts, the bulk checks and the sandbox's notifications alike, so an amount reads the same everywhere.
 // Grouping by hand rather than with Intl.NumberFormat: the first Intl formatter a process makes loads ICU's locale
-// data, some 15 ms, which is more than `einvoice stats` spends on its request.
+// data, which costs a command more than it would gain.
 
 /** An amount with two decimals and thousands separators: 18,450.00. */
 export function formatAmount(amount: number): string {
