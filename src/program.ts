@@ -1,18 +1,19 @@
 import { Help } from '@commander-js/extra-typings';
 import type { CommandContext } from './context.js';
+import { addCompletionCommand } from './commands/completion/index.js';
+import { addConfigCommands } from './commands/config/index.js';
 import { addCreateCommands } from './commands/create/index.js';
-import { declareConfig } from './commands/flags/config.js';
-import { declareCompletion, declareSchema, declareTemplate } from './commands/flags/printers.js';
-import { declareRefund } from './commands/flags/refund.js';
-import { declareRoot, type Root } from './commands/flags/root.js';
-import { declareSandbox } from './commands/flags/sandbox.js';
-import { declareStats } from './commands/flags/stats.js';
+import { addRefundCommand } from './commands/refund/index.js';
+import { declareRoot, type Root } from './commands/root.js';
+import { addSandboxCommands } from './commands/sandbox/index.js';
+import { addSchemaCommand } from './commands/schema/index.js';
+import { addStatsCommand } from './commands/stats/index.js';
+import { addTemplateCommand } from './commands/template/index.js';
 import { exitCodeLines, helpTopics } from './help-topics.js';
 import { nearestName } from './schemas/nearest-name.js';
 
-// Puts the command tree together: each command's flags are declared in commands/flags/, and its implementation is
-// imported only when it runs, so `--help` loads commander alone. Commander's typings infer each action's options
-// from the declaration, so an implementation takes them as declared, without a cast.
+// Puts the command tree together: each command lives in its folder of commands/, whose index.ts adds it with its
+// flags and action and imports its implementation only when it runs, so `--help` loads commander alone.
 
 /** Help of a subcommand leaves the global options to the root's, and says so in one line. */
 const globalOptionsLine = 'Global options (--env, --json, ...): see einvoice --help.\n';
@@ -58,79 +59,14 @@ export function buildProgram(context: CommandContext): Root {
       outputError: (text, write) => write(inOurStyle(text)),
     });
 
-  declareStats(program).action(async (_options, command) => {
-    const { stats } = await import('./commands/stats.js');
-    await stats(command.optsWithGlobals(), context);
-  });
-
-  declareRefund(program).action(async (invoiceNumber, _options, command) => {
-    const { refund } = await import('./commands/refund.js');
-    await refund({ ...command.optsWithGlobals(), invoiceNumber }, context);
-  });
-
+  addStatsCommand(program, context);
+  addRefundCommand(program, context);
   addCreateCommands(program, context);
-
-  const sandbox = declareSandbox(program);
-  sandbox.serve.action(async (_options, command) => {
-    const { serveSandbox } = await import('./commands/sandbox/serve.js');
-    await serveSandbox(command.optsWithGlobals(), context);
-  });
-  sandbox.ui.action(async (_options, command) => {
-    const { sandboxUi } = await import('./commands/sandbox/ui.js');
-    await sandboxUi(command.optsWithGlobals(), context);
-  });
-  sandbox.reset.action(async (_options, command) => {
-    const { resetSandbox } = await import('./commands/sandbox/admin.js');
-    await resetSandbox(command.optsWithGlobals(), context);
-  });
-  for (const name of ['pay', 'cancel'] as const) {
-    sandbox[name].action(async (invoiceNumber, _options, command) => {
-      const { settleSandboxInvoice } = await import('./commands/sandbox/admin.js');
-      await settleSandboxInvoice(name, { ...command.optsWithGlobals(), invoiceNumber }, context);
-    });
-  }
-  sandbox.expire.action(async (_options, command) => {
-    const { advanceSandboxClock } = await import('./commands/sandbox/admin.js');
-    await advanceSandboxClock(command.optsWithGlobals(), context);
-  });
-  sandbox.outbox.action(async (_options, command) => {
-    const { showSandboxOutbox } = await import('./commands/sandbox/admin.js');
-    await showSandboxOutbox(command.optsWithGlobals(), context);
-  });
-  sandbox.export.action(async (_options, command) => {
-    const { exportSandbox } = await import('./commands/sandbox/export.js');
-    await exportSandbox(command.optsWithGlobals(), context);
-  });
-
-  const config = declareConfig(program);
-  config.init.action(async (_options, command) => {
-    const { initConfig } = await import('./commands/config/init.js');
-    await initConfig(command.optsWithGlobals(), context);
-  });
-  config.show.action(async (_options, command) => {
-    const { showConfig } = await import('./commands/config/show.js');
-    await showConfig(command.optsWithGlobals(), context);
-  });
-  config.check.action(async (_options, command) => {
-    const { checkConfig } = await import('./commands/config/check.js');
-    await checkConfig(command.optsWithGlobals(), context);
-  });
-
-  declareSchema(program).action(async (which) => {
-    const { printSchema } = await import('./commands/schema.js');
-    printSchema(which, context);
-  });
-
-  declareTemplate(program).action(async (kind, options, command) => {
-    const { printTemplate } = await import('./commands/template.js');
-    const formatGiven = command.getOptionValueSource('format') === 'cli';
-    printTemplate(kind, { ...command.optsWithGlobals(), formatGiven }, context);
-  });
-
-  declareCompletion(program).action(async (shell) => {
-    const { printCompletion } = await import('./commands/completion.js');
-    printCompletion(shell, program, context);
-  });
+  addSandboxCommands(program, context);
+  addConfigCommands(program, context);
+  addSchemaCommand(program, context);
+  addTemplateCommand(program, context);
+  addCompletionCommand(program, context);
 
   return program;
 }

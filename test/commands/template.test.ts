@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveColumn } from '../../src/bulk/csv-columns.js';
-import { templateColumns } from '../../src/commands/template.js';
+import { templateColumns } from '../../src/commands/template/run.js';
 import { runMain } from '../helpers/main-cli.js';
 import { homeFor, received, runCreate } from '../helpers/create-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

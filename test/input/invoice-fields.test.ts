@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { commandTree } from '../../src/commands/completion.js';
+import { commandTree } from '../../src/commands/completion/run.js';
 import type { CommandContext } from '../../src/context.js';
 import {
   fieldByFlagName,

@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../context.js';
-import type { ConfigCheckOptions } from '../flags/config.js';
+import type { ConfigCheckOptions } from './flags.js';
 import { describeTokenSource, type Profile } from '../../config/profile.js';
 import { isJwt, jwtExpiry } from '../../config/token-expiry.js';
 import { AuthError, EinvoiceError, ServiceUnavailableError } from '../../errors.js';

@@ -1,7 +1,7 @@
 import { access, chmod, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../context.js';
-import type { ConfigInitOptions } from '../flags/config.js';
+import type { ConfigInitOptions } from './flags.js';
 import { UsageError } from '../../errors.js';
 import { exampleProfileFile } from '../../package-files.js';
 import { interruptible, promptContext } from '../../input/prompts.js';

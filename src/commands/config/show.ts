@@ -1,5 +1,5 @@
 import type { CommandContext } from '../../context.js';
-import type { ConfigShowOptions } from '../flags/config.js';
+import type { ConfigShowOptions } from './flags.js';
 import { describeTokenSource } from '../../config/profile.js';
 import { toJson } from '../../output/format.js';
 import { openSession } from '../../session.js';

@@ -1,6 +1,6 @@
 import { Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../../context.js';
-import type { Root } from '../flags/root.js';
+import type { Root } from '../root.js';
 import type { CreateOptions } from './options.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { csvOptions } from '../../bulk/csv-options.js';

@@ -1,6 +1,6 @@
 import { connectToSandboxAdmin } from '../../service-connection.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
-import type { ExpireOptions, ResetOptions, SandboxOptions } from '../flags/sandbox.js';
+import type { ExpireOptions, ResetOptions, SandboxOptions } from './flags.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
 import { checkedInvoiceNumber } from '../../api/invoice-number.js';

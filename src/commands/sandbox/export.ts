@@ -4,7 +4,7 @@ import { legacySandboxStateFile, sandboxStateFile } from '../../config/paths.js'
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openSession } from '../../session.js';
-import type { ExportOptions } from '../flags/sandbox.js';
+import type { ExportOptions } from './flags.js';
 
 /** `einvoice sandbox export [--state FILE]`: prints the whole state of the built-in sandbox, or of FILE, as JSON. */
 export async function exportSandbox(options: ExportOptions, context: CommandContext): Promise<void> {

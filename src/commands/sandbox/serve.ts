@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../context.js';
-import type { ServeOptions } from '../flags/sandbox.js';
+import type { ServeOptions } from './flags.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
 import { faultKinds, faultSettingsSchema, type FaultSettings } from '../../schemas/sandbox-admin.js';
 import { validate } from '../../schemas/validate.js';

@@ -1,6 +1,6 @@
 import { legacySandboxStateFile, sandboxStateFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
-import type { UiOptions } from '../flags/sandbox.js';
+import type { UiOptions } from './flags.js';
 import { serveSandbox } from './serve.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { OptionsOf, Root } from './root.js';
+import type { OptionsOf, Root } from '../root.js';
 
 /** `einvoice refund <invoiceNumber>`: its argument, flags and help. */
 export function declareRefund(root: Root) {

@@ -1,4 +1,4 @@
-import type { OptionsOf, Root } from './root.js';
+import type { OptionsOf, Root } from '../root.js';
 
 /** `einvoice config init`, `config show` and `config check`: their flags and help. */
 export function declareConfig(root: Root) {

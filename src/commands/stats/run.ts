@@ -1,14 +1,14 @@
-import type { CommandContext } from '../context.js';
-import type { StatsOptions } from './flags/stats.js';
-import { ConditionError, UsageError } from '../errors.js';
-import { withSpinner } from '../output/spinner.js';
-import { toJson } from '../output/format.js';
-import { renderStatsTable } from '../output/stats-table.js';
-import { formatAmount, formatCount } from '../schemas/number-text.js';
-import type { Statistics } from '../schemas/statistics.js';
-import { conditionHolds, statsConditionSchema, type StatsCondition } from '../schemas/stats-condition.js';
-import { validate } from '../schemas/validate.js';
-import { openSession } from '../session.js';
+import type { CommandContext } from '../../context.js';
+import type { StatsOptions } from './flags.js';
+import { ConditionError, UsageError } from '../../errors.js';
+import { withSpinner } from '../../output/spinner.js';
+import { toJson } from '../../output/format.js';
+import { renderStatsTable } from '../../output/stats-table.js';
+import { formatAmount, formatCount } from '../../schemas/number-text.js';
+import type { Statistics } from '../../schemas/statistics.js';
+import { conditionHolds, statsConditionSchema, type StatsCondition } from '../../schemas/stats-condition.js';
+import { validate } from '../../schemas/validate.js';
+import { openSession } from '../../session.js';
 
 /** `einvoice stats`: reads the statistics, prints them, and fails when a --fail-if condition holds. */
 export async function stats(options: StatsOptions, context: CommandContext): Promise<void> {

@@ -1,8 +1,8 @@
-import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { csvField } from '../bulk/report.js';
-import { toJson } from '../output/format.js';
-import type { InvoiceKind } from '../schemas/invoice.js';
+import type { CommandContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { csvField } from '../../bulk/report.js';
+import { toJson } from '../../output/format.js';
+import type { InvoiceKind } from '../../schemas/invoice.js';
 
 // `einvoice template`: a file to start from, in each format --file reads. The CSV header holds the fields a merchant
 // most often fills, with the item's fields as items[0].* columns; an empty cell means "not given".

@@ -1,5 +1,5 @@
 import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
-import type { OptionsOf, Root } from './root.js';
+import type { OptionsOf, Root } from '../root.js';
 
 /** `einvoice sandbox` and its commands: their arguments, flags and help. */
 export function declareSandbox(root: Root) {

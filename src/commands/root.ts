@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
-import { wholeNumberFlag } from '../../input/flag-parsers.js';
-import { version } from '../../version.js';
+import { wholeNumberFlag } from '../input/flag-parsers.js';
+import { version } from '../version.js';
 
 // What every command accepts, declared once on the root command. Commander's typings (extra-typings) infer each
 // command's options from its declaration, so no command retypes them.

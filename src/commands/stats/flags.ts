@@ -1,5 +1,5 @@
 import { repeatable } from '../../input/flag-parsers.js';
-import type { OptionsOf, Root } from './root.js';
+import type { OptionsOf, Root } from '../root.js';
 
 /** `einvoice stats`: its flags and help. */
 export function declareStats(root: Root) {

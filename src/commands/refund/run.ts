@@ -1,17 +1,17 @@
-import { servicePaths } from '../api/paths.js';
-import { whenAsked, type CommandContext } from '../context.js';
-import type { RefundOptions } from './flags/refund.js';
-import { InterruptedError, UsageError } from '../errors.js';
-import { asObject, readJsonInput } from '../input/json-file.js';
-import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../input/prompts.js';
-import { formatAmount, toJson } from '../output/format.js';
-import { embeddedSandboxLabel, renderRequestPreview } from '../output/request-preview.js';
-import { sendOnce } from '../output/outcome.js';
-import type { Terminal } from '../output/terminal.js';
-import { checkedInvoiceNumber } from '../api/invoice-number.js';
-import { refundSchema, type Refund } from '../schemas/refund.js';
-import { validate } from '../schemas/validate.js';
-import { openSession } from '../session.js';
+import { servicePaths } from '../../api/paths.js';
+import { whenAsked, type CommandContext } from '../../context.js';
+import type { RefundOptions } from './flags.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { asObject, readJsonInput } from '../../input/json-file.js';
+import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../../input/prompts.js';
+import { formatAmount, toJson } from '../../output/format.js';
+import { embeddedSandboxLabel, renderRequestPreview } from '../../output/request-preview.js';
+import { sendOnce } from '../../output/outcome.js';
+import type { Terminal } from '../../output/terminal.js';
+import { checkedInvoiceNumber } from '../../api/invoice-number.js';
+import { refundSchema, type Refund } from '../../schemas/refund.js';
+import { validate } from '../../schemas/validate.js';
+import { openSession } from '../../session.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };

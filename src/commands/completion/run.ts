@@ -1,8 +1,8 @@
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
-import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { invoiceFields } from '../input/invoice-fields.js';
-import { jsonSchemaNames } from '../schemas/json-schema.js';
+import type { CommandContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { invoiceFields } from '../../input/invoice-fields.js';
+import { jsonSchemaNames } from '../../schemas/json-schema.js';
 
 /** The shells a completion script can be printed for. */
 export const completionShells = ['bash', 'zsh', 'fish'] as const;

@@ -1,8 +1,8 @@
-import type { CommandContext } from '../context.js';
-import { UsageError } from '../errors.js';
-import { toJson } from '../output/format.js';
-import { jsonSchemaOf, jsonSchemaNames, type JsonSchemaName } from '../schemas/json-schema.js';
-import { nearestName } from '../schemas/nearest-name.js';
+import type { CommandContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { toJson } from '../../output/format.js';
+import { jsonSchemaOf, jsonSchemaNames, type JsonSchemaName } from '../../schemas/json-schema.js';
+import { nearestName } from '../../schemas/nearest-name.js';
 
 /** `einvoice schema single|recurring|refund|config`: prints the JSON Schema on stdout. */
 export function printSchema(which: string, context: CommandContext): void {

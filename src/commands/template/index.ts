@@ -1,0 +1,31 @@
+import { Argument, Option } from '@commander-js/extra-typings';
+import type { CommandContext } from '../../context.js';
+import type { Root } from '../root.js';
+
+/** `einvoice template <kind>`. */
+function declareTemplate(root: Root) {
+  return root
+    .command('template')
+    .description('print a file of invoices to start from: a CSV header and an example row, or NDJSON or JSON')
+    .addArgument(new Argument('<kind>', 'single or recurring').choices(['single', 'recurring'] as const))
+    .addOption(
+      new Option('--format <format>', 'csv, ndjson or json').choices(['csv', 'ndjson', 'json'] as const).default('csv'),
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ einvoice template single --format csv > invoices.csv
+  $ einvoice template recurring --format ndjson > plans.ndjson
+  $ einvoice template single --format json > invoice.json`,
+    );
+}
+
+/** Adds `einvoice template`; its implementation is imported only when it runs. */
+export function addTemplateCommand(root: Root, context: CommandContext): void {
+  declareTemplate(root).action(async (kind, _options, command) => {
+    const { printTemplate } = await import('./run.js');
+    const formatGiven = command.getOptionValueSource('format') === 'cli';
+    printTemplate(kind, { ...command.optsWithGlobals(), formatGiven }, context);
+  });
+}
