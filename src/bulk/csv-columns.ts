@@ -1,4 +1,4 @@
-import { invoiceFields } from '../input/invoice-fields.js';
+import { invoiceFields } from '../input/field-descriptions.js';
 import { jsonSchemaOf } from '../schemas/json-schema.js';
 import { nearestName } from '../schemas/nearest-name.js';
 

@@ -6,7 +6,7 @@ import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js'
 import { RecordResults, type RecordResult } from './results.js';
 import { dateProblems } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
-import { FirstRecordOfInvoice, type InvoiceIdentity } from './same-invoice.js';
+import { FirstRecordOfInvoice, type InvoiceIdentity } from './first-of-invoice.js';
 import type { JournalWriter } from './journal.js';
 
 // Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),

@@ -2,10 +2,10 @@ import { quote } from 'shell-quote';
 import type { FieldIssue } from '../errors.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { withDateForms } from './dates.js';
-import { fieldsOf, invoiceFields, optionName, valueFromText, type InvoiceFlags } from './invoice-fields.js';
+import { fieldsOf, invoiceFields, optionName, valueFromText, type InvoiceFlags } from './field-descriptions.js';
 import { formatItemSpec, parseItemSpec } from './item-spec.js';
 
-export type { InvoiceFlags } from './invoice-fields.js';
+export type { InvoiceFlags } from './field-descriptions.js';
 
 /** Names the flag of a field path in messages: `customer.name (--customer-name)`. */
 export function withFlagName(issue: FieldIssue): FieldIssue {

@@ -7,7 +7,7 @@ import { fromMinorUnits } from '../schemas/money.js';
 import { formatPath, validate } from '../schemas/validate.js';
 import { formatAmount } from '../schemas/number-text.js';
 import { normalizeDate, withDateForms, type DateField, type MerchantClock } from './dates.js';
-import { fieldsOf } from './invoice-fields.js';
+import { fieldsOf } from './field-descriptions.js';
 import { itemsTotal } from './invoice-input.js';
 import { numberOrText } from './item-spec.js';
 import { interruptible, promptContext } from './prompts.js';

@@ -1,5 +1,5 @@
 // The values the service documents for its enumerated fields, zod-free: the zod schemas (src/schemas) and the field
-// descriptions (src/input/invoice-fields.ts) both read them, and `--help` loads the latter without loading zod.
+// descriptions (src/input/field-descriptions.ts) both read them, and `--help` loads the latter without loading zod.
 
 /** Languages the service writes notifications in. */
 export const communicationLangs = ['en-gb', 'ar-eg'] as const;

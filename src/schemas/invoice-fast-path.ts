@@ -5,7 +5,7 @@ import {
   hasEmailWhenNeeded,
   recurringInvoiceFields,
   singleInvoiceFields,
-} from './invoice-fields.js';
+} from './invoice-field-rules.js';
 
 // Checking a file of many invoices spends most of its time in zod, and zod's compiler (`z.compile`) parses a valid
 // record several times faster. It cannot compile a check with a `when` condition, which the request schemas give

@@ -7,7 +7,7 @@ import {
   hasEmailWhenNeeded,
   recurringInvoiceFields,
   singleInvoiceFields,
-} from './invoice-fields.js';
+} from './invoice-field-rules.js';
 
 /**
  * Rule 2.3.4: the customer's e-mail is required when the customer is notified by e-mail. It is checked even when

@@ -1,7 +1,7 @@
 import { customerSchema } from './customer.js';
 import { itemDiscountSchema, recurringDiscountSchema } from './discount.js';
 import type { InvoiceKind } from './invoice.js';
-import { recurringInvoiceFields, singleInvoiceFields } from './invoice-fields.js';
+import { recurringInvoiceFields, singleInvoiceFields } from './invoice-field-rules.js';
 import { recurringItemSchema, singleItemSchema } from './item.js';
 
 // The fields the spec lists, as the request schemas hold them, so a body from a merchant's own code can be sent

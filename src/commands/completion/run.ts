@@ -1,7 +1,7 @@
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { invoiceFields } from '../../input/invoice-fields.js';
+import { invoiceFields } from '../../input/field-descriptions.js';
 import { jsonSchemaNames } from '../../schemas/json-schema.js';
 
 /** The shells a completion script can be printed for. */

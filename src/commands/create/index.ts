@@ -7,7 +7,7 @@ import { csvOptions } from '../../bulk/csv-options.js';
 import { bulkFlags } from '../../bulk/options.js';
 import { repeatable } from '../../input/flag-parsers.js';
 import { encodingNames } from '../../input/text-encoding.js';
-import { helpOf, inScope, invoiceFields } from '../../input/invoice-fields.js';
+import { helpOf, inScope, invoiceFields } from '../../input/field-descriptions.js';
 
 // Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
 // commander is loaded here, so `--help` stays fast.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FirstRecordOfInvoice } from '../../src/bulk/same-invoice.js';
+import { FirstRecordOfInvoice } from '../../src/bulk/first-of-invoice.js';
 
 const invoice = (businessReference: string, amount = 100, sendingDate = '2030-01-01') => ({
   businessReference,

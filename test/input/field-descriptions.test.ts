@@ -9,7 +9,7 @@ import {
   fieldsOf,
   invoiceFields,
   valueFromText,
-} from '../../src/input/invoice-fields.js';
+} from '../../src/input/field-descriptions.js';
 import { promptedPaths } from '../../src/input/invoice-prompts.js';
 import { buildProgram } from '../../src/program.js';
 import { invoiceKinds, invoiceSchemas, type InvoiceKind } from '../../src/schemas/index.js';
