@@ -26,6 +26,8 @@ export interface JournaledRecord {
   invoiceNumber?: string;
   alreadyExisted?: boolean;
   error?: string;
+  /** Found again by this run in its file (set by the plan). */
+  matched?: boolean;
 }
 
 /** What the earlier runs of a journal left. */
@@ -125,7 +127,19 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
   }
   let record = state.records.get(entry.key);
   if (!record) {
-    record = { key: entry.key, state: 'planned' };
+    // Every field from the start: a journal of a million records keeps each in one object, without a second array.
+    record = {
+      key: entry.key,
+      state: 'planned',
+      record: undefined,
+      businessReference: undefined,
+      body: undefined,
+      plannedLine: undefined,
+      invoiceNumber: undefined,
+      alreadyExisted: undefined,
+      error: undefined,
+      matched: false,
+    };
     state.records.set(entry.key, record);
   }
   switch (entry.type) {

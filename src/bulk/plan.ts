@@ -102,11 +102,11 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const valuesToLookAt: string[] = [];
   let recordsWithValuesToLookAt = 0;
   const firstOfInvoice = new FirstRecordOfInvoice();
-  const matched = new Set<string>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
   // Only a record whose businessReference (or, without one, position) the journal knows can have been edited: the
-  // others are new at once, so a resume holds nothing for them until the end.
-  const journaledPlaces = journal && placesIn(journal);
+  // others are new at once, so a resume holds nothing for them until the end. Made when a record is first not
+  // found in the journal by its content: a resume of the same file never needs it.
+  let journaledPlaces: Set<string | number> | undefined;
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
   let toSend = 0;
   const sendOrder: number[] = [];
@@ -140,7 +140,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     const journaled = journal?.records.get(key);
     // Planned by a run that stopped before sending it: as if the journal did not hold it.
     const earlier = journaled?.state === 'planned' ? undefined : journaled;
-    if (earlier) matched.add(key);
+    if (earlier) earlier.matched = true;
 
     // A record that may have been created is sent again with the very body it was sent with, so the service can
     // recognise it as a duplicate; any other is planned afresh (against the same instant for relative dates).
@@ -191,7 +191,9 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       return;
     }
     if (earlier) resume.retry += 1;
-    else if (journaledPlaces?.has(ownReference ?? result.record)) unmatched.push({ index, ownReference });
+    else if (journal && (journaledPlaces ??= placesIn(journal)).has(ownReference ?? result.record)) {
+      unmatched.push({ index, ownReference });
+    }
     else if (journal) resume.new += 1;
     toSend += 1;
     const contact = contactWarnings(body);
@@ -233,7 +235,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     await options.planned?.written();
   }
 
-  if (journal) toSend -= holdChanged(results, unmatched, journal, matched, resume);
+  if (journal) toSend -= holdChanged(results, unmatched, journal, resume);
   return {
     results,
     issues,
@@ -282,13 +284,12 @@ function holdChanged(
   results: RecordResults,
   unmatched: Array<{ index: number; ownReference?: string }>,
   journal: JournalState,
-  matched: Set<string>,
   resume: ResumeCounts,
 ): number {
   const byReference = new Map<string, JournaledRecord>();
   const byPosition = new Map<number, JournaledRecord>();
   for (const entry of journal.records.values()) {
-    if (matched.has(entry.key) || entry.state === 'planned') continue;
+    if (entry.matched || entry.state === 'planned') continue;
     if (entry.businessReference !== undefined) byReference.set(entry.businessReference, entry);
     if (entry.record !== undefined) byPosition.set(entry.record, entry);
   }
