@@ -512,7 +512,7 @@ function writePerformancePage(runs) {
     ].join('\n');
   const measuredNow = [
     `<!-- ${scale ? 'scale' : 'goals'} -->`,
-    `Measured by \`npm run bench${scale ? ' -- --scale' : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs.`,
+    `Measured by \`npm run bench${scale ? ' -- --scale' : ''}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs${quick ? ' (BENCH_QUICK=1: fewer runs)' : ''}.`,
     '',
     runs.map(table).join('\n\n'),
     `<!-- /${scale ? 'scale' : 'goals'} -->`,
