@@ -193,8 +193,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     if (earlier) resume.retry += 1;
     else if (journal && (journaledPlaces ??= placesIn(journal)).has(ownReference ?? result.record)) {
       unmatched.push({ index, ownReference });
-    }
-    else if (journal) resume.new += 1;
+    } else if (journal) resume.new += 1;
     toSend += 1;
     const contact = contactWarnings(body);
     if (contact.length > 0) {
