@@ -47,8 +47,11 @@ export interface UndecodableBytes {
   offset: number;
   /** The line they are on, from 1. */
   line: number;
-  /** The encoding they read as: `windows-1256` when they are Arabic there; undefined when no guess fits. */
-  likely?: 'windows-1256' | 'single-byte';
+  /**
+   * What they most likely are: Arabic in `windows-1256`; another single-byte code page; or `utf-8`, when a
+   * single-byte encoding was named for text that is UTF-8 (read in the named one, it would become other letters).
+   */
+  likely?: 'windows-1256' | 'single-byte' | 'utf-8';
 }
 
 const replacement = '\uFFFD';
@@ -66,6 +69,8 @@ export class InputDecoder {
   #offset = 0;
   #lines = 0;
   #undecodable?: UndecodableBytes;
+  /** Whether the first bytes beyond ASCII were looked at for UTF-8 (when a single-byte encoding was named). */
+  #lookedForUtf8 = false;
 
   constructor(declared?: EncodingName) {
     this.#declared = declared;
@@ -105,6 +110,9 @@ export class InputDecoder {
 
   #start(head: Buffer): string {
     const { encoding, bom } = sniffEncoding(head, this.#declared);
+    if (singleByte.has(encoding) && startsWith(head, [0xef, 0xbb, 0xbf])) {
+      this.#undecodable = { encoding, offset: 0, line: 1, likely: 'utf-8' };
+    }
     this.#encoding = encoding;
     this.#decoder = new TextDecoder(encoding, { ignoreBOM: true });
     this.#offset = bom;
@@ -115,9 +123,36 @@ export class InputDecoder {
   #text(bytes: Uint8Array, stream: boolean): string {
     const text = (this.#decoder as InstanceType<typeof TextDecoder>).decode(bytes, { stream });
     if (!this.#undecodable && text.includes(replacement)) this.#findUndecodable(bytes, text);
+    if (!this.#undecodable && !this.#lookedForUtf8 && singleByte.has(this.#encoding)) this.#lookForUtf8(bytes, text);
     this.#offset += bytes.length;
     if (!this.#undecodable) this.#lines += countLines(text);
     return text;
+  }
+
+  /**
+   * In a single-byte encoding every byte is a letter, so UTF-8 text read in one becomes other letters without a
+   * U+FFFD. Its first bytes beyond ASCII tell: Arabic in Windows-1256 or ISO-8859-6 is never a run of UTF-8
+   * sequences, while UTF-8 text is.
+   */
+  #lookForUtf8(bytes: Uint8Array, text: string): void {
+    const first = bytes.findIndex((byte) => byte >= 0x80);
+    if (first === -1) return;
+    let decoded: string;
+    try {
+      decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(first, first + 64), { stream: true });
+    } catch {
+      this.#lookedForUtf8 = true;
+      return;
+    }
+    // Only a character cut off at the end of this chunk: the next one tells.
+    if (decoded === '') return;
+    this.#lookedForUtf8 = true;
+    this.#undecodable = {
+      encoding: this.#encoding,
+      offset: this.#offset + first,
+      line: this.#lines + countLines(text.slice(0, first)) + 1,
+      likely: 'utf-8',
+    };
   }
 
   /** Keeps where the first undecodable bytes of `bytes` are, unless every U+FFFD of `text` was written as such. */
@@ -132,6 +167,13 @@ export class InputDecoder {
       likely: this.#encoding === 'utf-8' ? likelyCodePage(bytes) : undefined,
     };
   }
+}
+
+/** The encodings whose every byte is a character. */
+const singleByte: ReadonlySet<EncodingName> = new Set(['windows-1256', 'iso-8859-6']);
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return prefix.every((byte, index) => bytes[index] === byte);
 }
 
 /** How many bytes `text` took in `encoding`. */
@@ -198,6 +240,12 @@ export function undecodableMessage(
   sheet: boolean,
 ): { problem: string; hint: string } {
   const encoding = shown(found.encoding);
+  if (found.likely === 'utf-8') {
+    return {
+      problem: `${name} is UTF-8 text, not ${encoding}: read as ${encoding}, line ${found.line} would become other letters (from byte ${found.offset + 1})`,
+      hint: `Drop --encoding ${found.encoding}: UTF-8 is read without it.`,
+    };
+  }
   const problem = `${name} is not ${encoding} text: line ${found.line} holds bytes that are not ${encoding} (from byte ${found.offset + 1})`;
   if (found.likely === 'windows-1256') {
     return {

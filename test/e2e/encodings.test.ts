@@ -116,6 +116,39 @@ describe('a sheet saved in Windows-1256', () => {
   });
 });
 
+describe('a UTF-8 sheet read with --encoding windows-1256', () => {
+  // The flag left in a merchant's script from an older sheet: read as Windows-1256, UTF-8 Arabic would become other
+  // letters (no U+FFFD), and customers would read them.
+  const utf8Sheet = new TextDecoder('windows-1256').decode(arabicSheet);
+
+  for (const [saved, bytes] of [
+    ['without a byte order mark (LibreOffice, Google Sheets)', Buffer.from(utf8Sheet)],
+    ["with one (Excel's 'CSV UTF-8')", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(utf8Sheet)])],
+  ] as const) {
+    it(`is refused, ${saved}, naming UTF-8 and the way out; nothing is sent`, async () => {
+      const home = homeFor(sandbox);
+      writeFileSync(join(home, 'sheet.csv'), bytes);
+      const result = await runInProcess(
+        ['create', 'single', '--file', 'sheet.csv', '--encoding', 'windows-1256', '--yes'],
+        { home },
+      );
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('--file sheet.csv is UTF-8 text, not Windows-1256');
+      expect(result.stderr).toContain('Drop --encoding windows-1256: UTF-8 is read without it.');
+      expect((await received(sandbox)).count).toBe(0);
+    });
+  }
+
+  it('the same sheet without the flag creates each invoice with the names exactly as typed', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), Buffer.from(utf8Sheet));
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
+    expect(result.code, result.stderr).toBe(0);
+    const names = (await sandbox.api.invoices()).map((invoice) => (invoice.request as typeof oneInvoice).customer.name);
+    expect(names).toEqual(expect.arrayContaining(['محمد علي', 'سارة أحمد']));
+  });
+});
+
 describe('UTF-16 and byte order marks', () => {
   it('reads a UTF-16 sheet with its byte order mark without a flag (Excel\'s "Unicode Text", tab-separated)', async () => {
     const home = homeFor(sandbox);

@@ -124,7 +124,9 @@ export async function createInvoicesInBulk(
       resendUncertain: Boolean(options.resendUncertain),
       planned: writer,
       signal: context.signal,
-    }).catch(unwritable(`${journal?.shown}`));
+    })
+      .catch(readInTheWrongEncoding(input))
+      .catch(unwritable(`${journal?.shown}`));
     if (droppedFields && droppedFields.size > 0) {
       const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
       terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
@@ -308,6 +310,19 @@ function unwritable(file: string): (error: unknown) => never {
       }
     }
     throw error;
+  };
+}
+
+/**
+ * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes were not text in the
+ * encoding it was read in: the encoding is the cause to tell, not what it garbled.
+ */
+function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never {
+  return (error) => {
+    const undecodable = error instanceof UsageError ? input.undecodable() : undefined;
+    if (!undecodable) throw error;
+    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
+    throw new UsageError(`${problem}; nothing was sent.`, { hint });
   };
 }
 
