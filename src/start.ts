@@ -6,6 +6,12 @@ import { cacheFolder } from './config/paths.js';
 
 /** Runs `einvoice` with `argv` and sets the process's exit code from what the CLI returns. */
 export async function start(argv: string[]): Promise<void> {
+  const tooOld = unsupportedNode(process.versions.node);
+  if (tooOld) {
+    process.stderr.write(`✖ ${tooOld}\n`);
+    process.exitCode = 1;
+    return;
+  }
   useCompileCache();
   // The CLI is one CommonJS bundle (scripts/build.mjs says why), loaded as such.
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
@@ -25,4 +31,14 @@ function useCompileCache(): void {
   } catch {
     // No home folder to keep a cache in: the CLI runs without one.
   }
+}
+
+/**
+ * Why this Node.js cannot run einvoice, or undefined when it can. Below 22 the built-in sandbox's database
+ * (node:sqlite) and more are missing, and every command would fail as an unexpected error.
+ */
+export function unsupportedNode(version: string): string | undefined {
+  const major = Number(version.split('.')[0]);
+  if (major >= 22) return undefined;
+  return `einvoice needs Node.js 22.22.2 or later (24 recommended); this is Node.js ${version}. Install a newer Node.js, or the standalone executable, which carries its own.`;
 }

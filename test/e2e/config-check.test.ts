@@ -131,6 +131,10 @@ describe('einvoice config check', () => {
     const result = await runInProcess(['config', 'check'], { home });
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/✗ token +.*LOCAL_TOKEN/);
+    // One sentence, ended once.
+    expect(result.stderr).toContain(
+      'The local environment failed its check: token: No token for the local environment: the variable LOCAL_TOKEN is empty or not set.\n',
+    );
   });
 
   it('says which TLS version the service speaks, and fails with exit 5 on a certificate it cannot trust', async () => {

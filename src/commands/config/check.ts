@@ -75,7 +75,9 @@ function throwFailure(checks: Check[], profile: Profile): void {
   const refused = failed.find((check) => check.check === 'token accepted');
   const first = token ?? service ?? refused;
   if (!first) return;
-  const message = `The ${profile.name} environment failed its check: ${first.check}: ${first.detail}.`;
+  const failures = [...new Set([token, service, refused])].filter((check) => check !== undefined);
+  const told = failures.map((check) => `${check.check}: ${check.detail.replace(/\.$/, '')}`).join('; ');
+  const message = `The ${profile.name} environment failed its check: ${told}.`;
   if (first.failure === 'service') {
     throw new ServiceUnavailableError(message, { mayHaveReachedService: false });
   }
