@@ -23,8 +23,8 @@ export interface CliResult {
 export interface CliOptions {
   /** Variables added to a clean environment (no EINVOICE_* from the developer's shell leaks in). */
   env?: Record<string, string | undefined>;
-  /** Text written to the CLI's stdin, which is then closed. */
-  input?: string;
+  /** Text or bytes written to the CLI's stdin, which is then closed. */
+  input?: string | Buffer;
   cwd?: string;
 }
 
