@@ -24,6 +24,8 @@ const groupOfState = {
 const pageSize = 50;
 
 const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** An amount as the page shows it, beside the merchant's currency when the profile names one. */
+const amountText = (amount) => (view?.currency ? `${money.format(amount)} ${view.currency}` : money.format(amount));
 const $ = (selector, root = document) => root.querySelector(selector);
 
 /** The last view read and the query it answered, how many invoices are asked for, and each shown card. */
@@ -144,7 +146,7 @@ function renderStatistics(statistics) {
   for (const row of document.querySelectorAll('#stats tbody tr')) {
     const group = statistics[row.dataset.group];
     $('.count', row).textContent = String(group.totalCount);
-    $('.amount', row).textContent = money.format(group.totalAmount);
+    $('.amount', row).textContent = amountText(group.totalAmount);
     // Set through the CSS object model, which the page's Content-Security-Policy allows (style attributes it does not).
     $('.bar > span', row).style.setProperty('--share', largest > 0 ? String(group.totalAmount / largest) : '0');
   }
@@ -225,7 +227,7 @@ function invoiceCard(invoice) {
   fill(card, {
     number,
     customer: customer.name,
-    amount: money.format(invoice.amount),
+    amount: amountText(invoice.amount),
     state: stateNames[invoice.status],
     reference: invoice.businessReference,
     contact: [customer.mobile, customer.email].filter(Boolean).join(' · '),
@@ -239,7 +241,7 @@ function invoiceCard(invoice) {
     canceledAt: formatTime(invoice.canceledAt),
     expiredAt: formatTime(invoice.expiredAt),
     orderReferenceNumber: invoice.orderReferenceNumber,
-    refunds: invoice.refunds.map((refund) => `${money.format(refund.amount)}, ${refund.reason}`).join('; '),
+    refunds: invoice.refunds.map((refund) => `${amountText(refund.amount)}, ${refund.reason}`).join('; '),
     messagesSummary: `Notifications (${invoice.messages.length})`,
   });
   $('.actions', card).append(...actionsOf(invoice));

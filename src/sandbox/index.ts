@@ -45,6 +45,8 @@ export interface SandboxOptions {
   log?: (event: SandboxLogEvent) => void;
   /** Serve the dashboard at /__sandbox/ui/, with its view and live events (this machine only). */
   ui?: boolean;
+  /** The merchant's currency (`EGP`), shown beside amounts on the dashboard; the service's interface names none. */
+  currency?: string;
 }
 
 /** A sandbox that is listening. */
@@ -120,7 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const app = new SandboxApp({ store, token, faults, firstInvoiceNumber });
   const { server, close: closeServer } = createSandboxServer(
     app,
-    [...serviceRoutes(app), ...adminRoutes(app), ...(feed ? dashboardRoutes(app, feed) : [])],
+    [...serviceRoutes(app), ...adminRoutes(app), ...(feed ? dashboardRoutes(app, feed, options.currency) : [])],
     options.log ?? (() => {}),
   );
 

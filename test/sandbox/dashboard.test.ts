@@ -59,6 +59,13 @@ describe('the dashboard', () => {
     expect(sandbox.dashboardUrl).toBe(`${sandbox.url}/__sandbox/ui/`);
   });
 
+  it("gives the view the merchant's currency to show beside amounts, and none when the profile names none", async () => {
+    const withCurrency = await start({ currency: 'EGP' });
+    expect((await call(withCurrency, 'GET', '/__sandbox/dashboard')).body).toMatchObject({ currency: 'EGP' });
+    const without = await start();
+    expect((await call(without, 'GET', '/__sandbox/dashboard')).body).not.toHaveProperty('currency');
+  });
+
   it('is opened through loopback when the sandbox listens on every address', async () => {
     const sandbox = await start({ host: '0.0.0.0' });
     const { port } = new URL(sandbox.url);

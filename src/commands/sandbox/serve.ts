@@ -8,7 +8,7 @@ import type { SandboxLogEvent } from '../../sandbox/index.js';
 
 /** What `sandbox serve` runs with: its flags, or those `sandbox ui` sets; `open` opens the dashboard in a browser. */
 /** `legacyState`: where an earlier version kept the built-in sandbox's state as JSON. */
-type ServeWith = ServeOptions & { open?: boolean; legacyState?: string };
+type ServeWith = ServeOptions & { open?: boolean; legacyState?: string; currency?: string };
 
 /**
  * Reads `--fault KIND=RATE` (repeatable), `--latency` and `--seed` into fault settings, checked by the shared
@@ -99,6 +99,7 @@ export async function serveSandbox(
       log,
       notice: (line) => context.stderr.write(`${line}\n`),
       ui: options.ui,
+      currency: options.currency,
     }).catch((error: unknown) => {
       throw explainStartFailure(error, options, StateFileError);
     });

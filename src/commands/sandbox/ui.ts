@@ -1,4 +1,5 @@
 import { legacySandboxStateFile, sandboxStateFile } from '../../config/paths.js';
+import { resolveProfile } from '../../config/profile.js';
 import type { CommandContext } from '../../context.js';
 import type { UiOptions } from './flags.js';
 import { serveSandbox } from './serve.js';
@@ -8,6 +9,13 @@ import { serveSandbox } from './serve.js';
  * on a loopback port, and opens the dashboard in the browser when there is one. Runs until SIGINT or SIGTERM.
  */
 export async function sandboxUi(options: UiOptions, context: CommandContext): Promise<void> {
+  // The profile file's currency, shown beside amounts as every other command shows them.
+  const { currency } = await resolveProfile({
+    env: options.env,
+    config: options.config,
+    cwd: context.cwd,
+    environment: context.env,
+  });
   await serveSandbox(
     {
       ...options,
@@ -16,6 +24,7 @@ export async function sandboxUi(options: UiOptions, context: CommandContext): Pr
       legacyState: legacySandboxStateFile(context.env),
       demo: true,
       ui: true,
+      currency,
     },
     context,
   );

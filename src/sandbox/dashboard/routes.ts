@@ -56,13 +56,13 @@ async function fileReply(name: string): Promise<Reply> {
 /** Invoices the dashboard shows unless it asks for more. */
 const defaultPageSize = 50;
 
-function view(app: SandboxApp): Handler {
+function view(app: SandboxApp, currency: string | undefined): Handler {
   return async ({ req }) => {
     const query = validate(dashboardQuerySchema, queryOf(req));
     if (!query.success) throw validationError(query.issues);
     const filter = { ...query.data, limit: query.data.limit ?? defaultPageSize };
     const page = app.store.read((state) => dashboardView(state, sandboxNow(state.counters()), filter));
-    return { ...jsonReply(200, page), headers: { ...dashboardHeaders } };
+    return { ...jsonReply(200, currency ? { ...page, currency } : page), headers: { ...dashboardHeaders } };
   };
 }
 
@@ -75,13 +75,13 @@ function events(feed: ChangeFeed): Handler {
   });
 }
 
-/** The dashboard's routes: the page at /__sandbox/ui/, its view and its event stream. */
-export function dashboardRoutes(app: SandboxApp, feed: ChangeFeed): Route[] {
+/** The dashboard's routes: the page at /__sandbox/ui/, its view (amounts beside `currency`) and its event stream. */
+export function dashboardRoutes(app: SandboxApp, feed: ChangeFeed, currency?: string): Route[] {
   return [
     { path: '/__sandbox/ui', scope: 'admin', methods: { GET: file('index.html') } },
     { path: '/__sandbox/ui/', scope: 'admin', methods: { GET: file('index.html') } },
     { path: '/__sandbox/ui/:file', scope: 'admin', methods: { GET: namedFile } },
-    { path: '/__sandbox/dashboard', scope: 'admin', methods: { GET: view(app) } },
+    { path: '/__sandbox/dashboard', scope: 'admin', methods: { GET: view(app, currency) } },
     { path: '/__sandbox/events', scope: 'admin', methods: { GET: events(feed) } },
   ];
 }
