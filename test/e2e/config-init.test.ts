@@ -29,6 +29,12 @@ async function answerTypedToken(cli: PtySession, name: string, baseUrl: string, 
   await cli.answer('Token', token);
 }
 
+/** Answers the time zone and currency questions that close the run. */
+async function answerClock(cli: PtySession, timeZone = 'UTC', currency = '') {
+  await cli.answer("Time zone of your invoices' dates", timeZone);
+  await cli.answer('Currency shown beside amounts', currency);
+}
+
 const profilePath = (home: string) => join(home, '.einvoicerc');
 /** The example profile file of this checkout, which the CLI names in its hints. */
 const exampleProfile = fileURLToPath(new URL('../../.eintvoicerc.example', import.meta.url));
@@ -42,6 +48,10 @@ describe('config init in a terminal', () => {
     await cli.answer('Add another environment?', 'n');
     await cli.waitFor('Default environment');
     cli.type(keys.enter); // local
+    await cli.answer("Time zone of your invoices' dates", 'Cairo');
+    await cli.waitFor('must be an IANA time zone, e.g. Africa/Cairo or UTC');
+    cli.type(`${keys.backspace.repeat(5)}Africa/Cairo${keys.enter}`);
+    await cli.answer('Currency shown beside amounts', 'egp');
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     expect(cli.screen()).toContain(`Wrote ${profilePath(home)}`);
     expect(cli.screen()).not.toContain(sandbox.token);
@@ -50,6 +60,8 @@ describe('config init in a terminal', () => {
     expect(JSON.parse(readFileSync(profilePath(home), 'utf8'))).toEqual({
       defaultEnv: 'local',
       environments: { local: { baseUrl: sandbox.url, token: sandbox.token } },
+      timeZone: 'Africa/Cairo',
+      currency: 'EGP',
     });
     const show = await runSafeMain(['config', 'show', '--json'], { env: { HOME: home } });
     expect(show.code, show.stderr).toBe(0);
@@ -80,6 +92,7 @@ describe('config init in a terminal', () => {
     await cli.answer('Add another environment?', 'n');
     await cli.waitFor('Default environment');
     cli.type(keys.enter);
+    await answerClock(cli);
     expect(await cli.exited).toEqual({ code: 0, signal: null });
 
     expect(JSON.parse(readFileSync(profilePath(home), 'utf8'))).toEqual({
@@ -87,6 +100,7 @@ describe('config init in a terminal', () => {
       environments: {
         production: { baseUrl: 'https://service.example.com', tokenEnv: 'EINVOICE_PRODUCTION_TOKEN' },
       },
+      timeZone: 'UTC',
     });
     const show = await runSafeMain(['config', 'show', '--env', 'production', '--json'], { env: { HOME: home } });
     expect(show.code, show.stderr).toBe(0);
@@ -112,6 +126,7 @@ describe('config init in a terminal', () => {
     await cli.answer('Add another environment?', 'n');
     await cli.waitFor('Default environment');
     cli.type(keys.enter);
+    await answerClock(cli);
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     expect(Object.keys(JSON.parse(readFileSync(profilePath(home), 'utf8')).environments)).toEqual(['staging', 'qa']);
   });
@@ -147,12 +162,14 @@ describe('config init in a terminal', () => {
     await cli.answer('Add another environment?', 'n');
     await cli.waitFor('Default environment');
     cli.type(keys.enter);
+    await answerClock(cli);
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     expect(cli.screen()).not.toContain('typed-token-0123456789');
     expect(mode(profilePath(home))).toBe(0o600);
     expect(JSON.parse(readFileSync(profilePath(home), 'utf8'))).toEqual({
       defaultEnv: 'staging',
       environments: { staging: { baseUrl: 'https://staging.example.com', token: 'typed-token-0123456789' } },
+      timeZone: 'UTC',
     });
   });
 });

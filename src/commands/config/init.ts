@@ -16,6 +16,7 @@ import {
   type Config,
   type EnvironmentConfig,
 } from '../../schemas/config.js';
+import { isTimeZone, processTimeZone } from '../../schemas/time-zone.js';
 import { validate } from '../../schemas/validate.js';
 
 const fileName = '.einvoicerc';
@@ -111,7 +112,34 @@ export async function initConfig(options: ConfigInitOptions, context: CommandCon
     ),
   );
 
-  const config = validate(configSchema, { defaultEnv, environments } satisfies Config);
+  // The days of `today` and of bare dates are this zone's: a CI runner on UTC would otherwise be a day behind Cairo.
+  const namedZone = context.env.TZ?.replace(/^:/, '');
+  const timeZone = await ask(() =>
+    prompts.input(
+      {
+        message: "Time zone of your invoices' dates (an IANA name, e.g. Africa/Cairo)",
+        default: namedZone && isTimeZone(namedZone) ? namedZone : processTimeZone(),
+        validate: checkWith(configSchema.shape.timeZone),
+      },
+      streams,
+    ),
+  );
+  const currency = await ask(() =>
+    prompts.input(
+      {
+        message: 'Currency shown beside amounts, never sent (e.g. EGP; empty for none)',
+        validate: (value: string) => value.trim() === '' || checkWith(configSchema.shape.currency)(value),
+      },
+      streams,
+    ),
+  );
+
+  const config = validate(configSchema, {
+    defaultEnv,
+    environments,
+    timeZone: timeZone.trim(),
+    ...(currency.trim() ? { currency } : {}),
+  } satisfies Config);
   if (!config.success) throw new UsageError('The answers do not make a valid profile file.', { issues: config.issues });
   await writeProfile(target, config.data, Boolean(options.force));
   terminal.info(
