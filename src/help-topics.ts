@@ -88,9 +88,7 @@ What it belongs to
   One target: the environment, its service (base URL, or the built-in sandbox's
   state file) and the kind of invoice. A run against a journal of another target
   is refused, nothing sent: run against the journal's own target to resume it,
-  or give this run a journal of its own with --journal PATH. A journal named
-  FILE.journal.ndjson, left by an earlier einvoice that did not record its
-  target, is never guessed at: resume it with --journal, or move it away.
+  or give this run a journal of its own with --journal PATH.
 
 Held back
   A record whose content changed after it was sent is not sent again, rather
