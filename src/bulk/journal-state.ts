@@ -41,6 +41,8 @@ export interface JournalState {
   records: Map<string, JournaledRecord>;
   /** Lines that could not be read (other than a torn last line). */
   damagedLines: number;
+  /** The latest run that has sent nothing yet: it fixes the batch only once it sends (see `apply`). */
+  unconfirmedRun?: Extract<JournalEntry, { type: 'run' }>;
 }
 
 /** Reads the journal at `path`; undefined when there is none. */
@@ -55,6 +57,15 @@ export async function readJournal(path: string): Promise<JournalState | undefine
     throw new UsageError(`Cannot read the journal ${path}: ${(error as Error).message}.`);
   }
   return state;
+}
+
+/** The run that sent first fixes the batch. */
+function confirmRun(state: JournalState, run: Extract<JournalEntry, { type: 'run' }>): void {
+  state.resolveDatesAt = new Date(run.resolveDatesAt);
+  state.kind = run.kind;
+  state.shard = run.shard;
+  state.target = { environment: run.environment, service: run.service };
+  state.unconfirmedRun = undefined;
 }
 
 function journalLines(path: string, start = 0) {
@@ -112,13 +123,9 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
         hint: 'Finish the batch with that version, or start over with a new --journal.\nsee: einvoice help journal',
       });
     }
-    // The first run fixes the batch's dates, kind and shard.
-    if (!state.resolveDatesAt) {
-      state.resolveDatesAt = new Date(entry.resolveDatesAt);
-      state.kind = entry.kind;
-      state.shard = entry.shard;
-    }
-    state.target ??= { environment: entry.environment, service: entry.service };
+    // The first run that sends fixes the batch's dates, kind, shard and target. A run that sent nothing (refused,
+    // declined, killed before its first request) left only its plan, and must not decide them for the next.
+    if (!state.resolveDatesAt) state.unconfirmedRun = entry;
     return;
   }
   if (typeof entry.key !== 'string') {
@@ -149,6 +156,7 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
       record.plannedLine = lineNumber;
       break;
     case 'sent':
+      if (state.unconfirmedRun) confirmRun(state, state.unconfirmedRun);
       record.state = 'sent';
       record.error = undefined;
       break;

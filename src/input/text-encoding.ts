@@ -71,6 +71,8 @@ export class InputDecoder {
   #undecodable?: UndecodableBytes;
   /** Whether the first bytes beyond ASCII were looked at for UTF-8 (when a single-byte encoding was named). */
   #lookedForUtf8 = false;
+  /** The start of a character beyond ASCII that the end of a piece cut, where it stands in the input. */
+  #cutCharacter?: { bytes: Uint8Array; offset: number; line: number };
 
   constructor(declared?: EncodingName) {
     this.#declared = declared;
@@ -122,8 +124,8 @@ export class InputDecoder {
 
   #text(bytes: Uint8Array, stream: boolean): string {
     const text = (this.#decoder as InstanceType<typeof TextDecoder>).decode(bytes, { stream });
-    if (!this.#undecodable && text.includes(replacement)) this.#findUndecodable(bytes, text);
     if (!this.#undecodable && !this.#lookedForUtf8 && singleByte.has(this.#encoding)) this.#lookForUtf8(bytes, text);
+    if (!this.#undecodable && text.includes(replacement)) this.#findUndecodable(bytes, text);
     this.#offset += bytes.length;
     if (!this.#undecodable) this.#lines += countLines(text);
     return text;
@@ -135,24 +137,32 @@ export class InputDecoder {
    * sequences, while UTF-8 text is.
    */
   #lookForUtf8(bytes: Uint8Array, text: string): void {
-    const first = bytes.findIndex((byte) => byte >= 0x80);
-    if (first === -1) return;
+    let run: Uint8Array;
+    let at: { offset: number; line: number };
+    if (this.#cutCharacter) {
+      // The first character beyond ASCII was cut between two pieces: its bytes go on with this piece's.
+      run = Buffer.concat([this.#cutCharacter.bytes, bytes.subarray(0, 64)]);
+      at = { offset: this.#cutCharacter.offset, line: this.#cutCharacter.line };
+      this.#cutCharacter = undefined;
+    } else {
+      const first = bytes.findIndex((byte) => byte >= 0x80);
+      if (first === -1) return;
+      run = bytes.subarray(first, first + 64);
+      at = { offset: this.#offset + first, line: this.#lines + countLines(text.slice(0, first)) + 1 };
+    }
     let decoded: string;
     try {
-      decoded = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(first, first + 64), { stream: true });
+      decoded = new TextDecoder('utf-8', { fatal: true }).decode(run, { stream: true });
     } catch {
       this.#lookedForUtf8 = true;
       return;
     }
-    // Only a character cut off at the end of this chunk: the next one tells.
-    if (decoded === '') return;
+    if (decoded === '') {
+      this.#cutCharacter = { bytes: Buffer.from(run), ...at };
+      return;
+    }
     this.#lookedForUtf8 = true;
-    this.#undecodable = {
-      encoding: this.#encoding,
-      offset: this.#offset + first,
-      line: this.#lines + countLines(text.slice(0, first)) + 1,
-      likely: 'utf-8',
-    };
+    this.#undecodable = { encoding: this.#encoding, ...at, likely: 'utf-8' };
   }
 
   /** Keeps where the first undecodable bytes of `bytes` are, unless every U+FFFD of `text` was written as such. */

@@ -68,9 +68,23 @@ describe('the journal', () => {
 
   it('keeps the first run’s instant for relative dates through later runs', async () => {
     const path = join(tempDir(), 'j.ndjson');
-    await write(path, [run]);
+    await write(path, [run, { type: 'sent', key: 'a', at: 'now' }]);
     await write(path, [{ ...run, at: '2026-03-12T00:00:00.000Z', resolveDatesAt: '2026-03-12T00:00:00.000Z' }]);
     expect((await readJournal(path))?.resolveDatesAt?.toISOString()).toBe(run.resolveDatesAt);
+  });
+
+  it('lets a run that sent nothing fix nothing: the first run that sends decides the dates and the target', async () => {
+    const path = join(tempDir(), 'j.ndjson');
+    // Killed at its question (the window closed): its run entry and plan stay, nothing was sent.
+    await write(path, [run, { type: 'planned', key: 'a', record: 1, body: { note: 'a' } }]);
+    const unsent = await readJournal(path);
+    expect(unsent?.resolveDatesAt).toBeUndefined();
+    expect(unsent?.target).toBeUndefined();
+    const next = { ...run, resolveDatesAt: '2026-03-12T00:00:00.000Z', service: 'https://other.example/' };
+    await write(path, [next, { type: 'sent', key: 'a', at: 'now' }]);
+    const sent = await readJournal(path);
+    expect(sent?.resolveDatesAt?.toISOString()).toBe(next.resolveDatesAt);
+    expect(sent?.target).toEqual({ environment: 'staging', service: 'https://other.example/' });
   });
 
   it('recovers from a torn last line: ignored when read, cut off before the next entry is appended', async () => {

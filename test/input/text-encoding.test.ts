@@ -69,6 +69,30 @@ describe('InputDecoder', () => {
     expect(text).toContain('\uFFFD');
   });
 
+  it.each([1, 2, 3, 7, 64, 4096])(
+    'refuses UTF-8 read as Windows-1256 or ISO-8859-6 in pieces of %i bytes, where it starts and as UTF-8',
+    (size) => {
+      // Past the first bytes the encoding is decided on, so small pieces cut the first Arabic letter in two.
+      const bytes = Buffer.from(`name,note\n${'A'.repeat(100)},سارة أحمد\n`);
+      for (const encoding of ['windows-1256', 'iso-8859-6'] as const) {
+        const decoder = new InputDecoder(encoding);
+        for (const piece of inPieces(bytes, size)) decoder.decode(piece);
+        decoder.end();
+        expect(decoder.undecodable, `${encoding}, pieces of ${size}`).toEqual({
+          encoding,
+          offset: 111,
+          line: 2,
+          likely: 'utf-8',
+        });
+      }
+    },
+  );
+
+  it('reads Windows-1256 Arabic named as such without taking it for UTF-8', () => {
+    const bytes = Buffer.from([0x6e, 0x0a, 0xe3, 0xcd, 0xe3, 0xcf, 0x20, 0xda, 0xe1, 0xed, 0x0a]); // n, محمد علي
+    expect(decodeWhole(bytes, 'windows-1256')).toEqual({ text: 'n\nمحمد علي\n', undecodable: undefined });
+  });
+
   it('does not count a U+FFFD the text itself holds as undecodable bytes', () => {
     expect(decodeWhole(Buffer.from('name\nMona \uFFFD\n')).undecodable).toBeUndefined();
   });

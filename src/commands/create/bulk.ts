@@ -239,7 +239,10 @@ export async function createInvoicesInBulk(
         onSending: () => (startedSending = true),
       };
       outcome = await send(run, plan);
-      await writer.close().catch(() => undefined);
+      // Its last entries (created, failed) are written by the close: one that fails is told, not swallowed.
+      await writer.close().catch((error: unknown) => {
+        outcome.journalError ??= error instanceof Error ? error : new Error(String(error));
+      });
     }
     plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started - answering);
