@@ -128,6 +128,22 @@ export class Database {
 }
 
 /**
+ * Runs `change` again while the database is locked by another process: SQLite answers a change of journal mode at
+ * once with "database is locked" rather than waiting out the busy timeout, which two runs opening one new file meet.
+ */
+async function whileBusy(change: () => void): Promise<void> {
+  for (const started = Date.now(); ;) {
+    try {
+      return change();
+    } catch (error) {
+      const locked = /database is locked/.test((error as Error).message);
+      if (!locked || Date.now() - started > busyTimeoutMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+/**
  * Opens the database in `file` (created, the user's alone, in a folder of the user's alone), or in memory. The
  * schema is written by the first process to open a new file; `initialize` then fills it, in the same transaction.
  */
@@ -145,7 +161,7 @@ export async function openDatabase(file: string | undefined, initialize: (databa
     db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     if (file !== undefined) {
       // WAL: readers never wait for a writer. NORMAL: a commit survives the process being killed.
-      db.exec('PRAGMA journal_mode = WAL');
+      await whileBusy(() => db.exec('PRAGMA journal_mode = WAL'));
       db.exec('PRAGMA synchronous = NORMAL');
     }
     database.write(() => {

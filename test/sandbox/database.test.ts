@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withoutSqliteWarning } from '../../src/sandbox/database.js';
 import { startSandbox } from '../../src/sandbox/index.js';
@@ -34,5 +37,31 @@ describe('the warning of node:sqlite on Node 22', () => {
     const sandbox = await startSandbox();
     await sandbox.close();
     expect(process.emitWarning).toBe(emitWarning);
+  });
+});
+
+describe('a new state file opened by two processes at once', () => {
+  it('waits while the other writes its schema, rather than fail on "database is locked"', async () => {
+    const { DatabaseSync } = await import('node:sqlite');
+    const file = join(mkdtempSync(join(tmpdir(), 'einvoice-db-')), 'sandbox.sqlite');
+    // Another process has just made the file and holds its first write transaction (its schema and demo invoices).
+    const other = new DatabaseSync(file);
+    other.exec('BEGIN IMMEDIATE');
+    other.exec('CREATE TABLE held (x)');
+    setTimeout(() => {
+      other.exec('ROLLBACK');
+      other.close();
+    }, 200);
+    const sandbox = await startSandbox({ stateFile: file, demo: true });
+    try {
+      const statistics = (await (
+        await fetch(`${sandbox.url}/invoice-api/invoices/statistics`, {
+          headers: { authorization: `Bearer ${sandbox.token}` },
+        })
+      ).json()) as { allInvoices: { totalCount: number } };
+      expect(statistics.allInvoices.totalCount).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
