@@ -1,23 +1,17 @@
 import { resolve } from 'node:path';
-import type { InvoiceFileInput } from '../../bulk/input-format.js';
-import { JournalWriter, journalVersion } from '../../bulk/journal.js';
-import { lockJournal } from '../../bulk/journal-lock.js';
-import { plannedEntries, readJournal } from '../../bulk/journal-state.js';
-import { checkJournalFits, journalFor, targetOf } from '../../bulk/journal-target.js';
+import { journalFor, targetOf } from '../../bulk/journal-target.js';
 import { bulkDefaults, type BulkFlags } from '../../bulk/options.js';
-import { planBatch, type Plan } from '../../bulk/plan.js';
+import type { Plan } from '../../bulk/plan.js';
 import { startProgress } from '../../bulk/progress.js';
-import { readRecords, type IssuePlace, type SourceRecord } from '../../bulk/records.js';
 import { writeJsonReport, writeReport, type Numbered } from '../../bulk/report.js';
 import { unfinishedStatuses, type RecordResult } from '../../bulk/results.js';
-import { sendRecords, type SendCounters, type SendEntry, type SendOutcome } from '../../bulk/send.js';
+import { runBulk, type ManyInvoices } from '../../bulk/run.js';
+import type { SendOutcome } from '../../bulk/send.js';
 import { summarize } from '../../bulk/summary.js';
 import { renderSummary } from '../../output/bulk-summary.js';
 import { inGithubActions } from '../../output/github-actions.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../../context.js';
 import {
-  AuthError,
-  FileWriteError,
   InterruptedError,
   interruptedBy,
   PartialFailureError,
@@ -37,8 +31,6 @@ import { terminalSafe } from '../../output/safe-text.js';
 import type { CreateOptions } from './options.js';
 
 export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
-
-type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
 
 /**
  * `einvoice create single|recurring --file` with a JSON array or NDJSON: plan and validate every record, then send
@@ -75,65 +67,74 @@ export async function createInvoicesInBulk(
   const target = targetOf(profile, context.env);
   const journal = journalFor(options, input, context, dryRun, target.environment);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
+  // A spreadsheet's records are named by its row numbers.
+  const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
+  const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
+  /** Time spent waiting for the merchant's answer to the question: not the run's. */
+  let answering = 0;
+  /** What the run says once it ends, set once its plan is known. */
+  let finish: (durationMs: number, showSummary?: boolean) => Promise<void> = () => Promise.resolve();
 
-  const release =
-    dryRun || !journal ? undefined : await lockJournal(journal.path).catch(unwritable(`${journal.shown}.lock`));
-  /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
-  let writer: JournalWriter | undefined;
-  let startedSending = false;
   try {
-    const earlier = journal ? await readJournal(journal.path) : undefined;
-    await checkJournalFits(earlier, journal, { ...target, kind }, shard);
-    if (earlier && earlier.damagedLines > 0) {
-      terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
-    }
-    // The sandbox's clock when the target is a sandbox whose clock was moved; a rerun resolves as its first run did.
-    const clockNow = await session.now();
-    const now = earlier?.resolveDatesAt ?? clockNow;
-    if (!dryRun && journal) {
-      writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
-      writer.append({
-        type: 'run',
-        version: journalVersion,
-        at: new Date().toISOString(),
-        resolveDatesAt: now.toISOString(),
+    const { plan, outcome } = await runBulk(
+      {
         kind,
-        input: input.name,
-        ...(shard ? { shard } : {}),
-        environment: target.environment,
-        service: target.service,
-      });
-    }
-    const source = await recordsOf(input, options);
-    const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
-    const plan = await planBatch({
-      kind,
-      records: source.records,
-      place: source.place,
-      defaults: profile.defaults,
-      flags: flags.invoice,
-      now,
-      timeZone: profile.timeZone,
-      allowExpired: Boolean(options.allowExpired),
-      droppedFields,
-      checkDatesAt: clockNow,
-      acceptAmountConflicts: Boolean(options.yes),
-      referencePrefix: options.referencePrefix,
-      shard: options.shard,
-      journal: earlier,
-      resendUncertain: Boolean(options.resendUncertain),
-      planned: writer,
-      signal: context.signal,
-    })
-      .catch(readInTheWrongEncoding(input))
-      .catch(unwritable(`${journal?.shown}`));
-    if (droppedFields && droppedFields.size > 0) {
-      const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
-      terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
-    }
-    if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
-    // A spreadsheet's records are named by its row numbers.
-    const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
+        input,
+        sheet: { delimiter: options.delimiter, dateFormat: options.dateFormat, ignoreColumns: options.ignoreColumn },
+        journal,
+        target,
+        shard: options.shard,
+        dryRun,
+        checks: {
+          defaults: profile.defaults,
+          flags: flags.invoice,
+          timeZone: profile.timeZone,
+          allowExpired: Boolean(options.allowExpired),
+          droppedFields,
+          acceptAmountConflicts: Boolean(options.yes),
+          referencePrefix: options.referencePrefix,
+          resendUncertain: Boolean(options.resendUncertain),
+        },
+        sending: {
+          concurrency: options.concurrency ?? bulkDefaults.concurrency,
+          rate: options.rate,
+          retries: options.retries ?? bulkDefaults.retries,
+          maxRetryAfterMs: (options.maxRetryAfter ?? defaultMaxRetryAfterSeconds) * 1000,
+          stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
+        },
+        signal: context.signal,
+      },
+      {
+        // The sandbox's clock when the target is a sandbox whose clock was moved.
+        now: () => session.now(),
+        journalRead: (earlier) => {
+          if (earlier.damagedLines > 0) {
+            terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
+          }
+        },
+        planned: async (plan, run) => {
+          finish = finishing(plan, run.journalKept, run.sending);
+          return decide(plan);
+        },
+        connect: async () => {
+          const service = await session.connect();
+          return { client: service.client, close: () => service.close() };
+        },
+        progress: (total, counters) =>
+          options.quiet
+            ? undefined
+            : startProgress({ stream: context.stderr, animate: terminal.animate, total, counters }),
+      },
+    );
+    plan.results.replaceStatus('pending', 'not-sent');
+    await finish(Date.now() - started - answering);
+    throwWhatIsNotDone(plan, outcome);
+  } finally {
+    if (context.interrupt) context.interrupt.lastWords = undefined;
+  }
+
+  /** Sets up what the run says once its plan is known: the summary, the report, --json and GitHub's output. */
+  function finishing(plan: Plan, journalKept: () => boolean, sending: ReadonlySet<number>) {
     const summaryOf = (durationMs: number) =>
       summarize(plan.results, {
         kind,
@@ -141,13 +142,12 @@ export async function createInvoicesInBulk(
         dryRun,
         durationMs,
         // Named once a run has sent: one refused, or with nothing to send, leaves the journal as it was.
-        journal: !dryRun && journal && (startedSending || earlier) ? journal.shown : undefined,
+        journal: journalKept() ? journal?.shown : undefined,
         shard,
         resume: plan.resume,
         alreadyExpired: plan.alreadyExpired,
       });
     // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
-    const sending = new Set<number>();
     let jsonWritten = false;
     if (terminal.json && context.interrupt) {
       context.interrupt.lastWords = () => {
@@ -167,7 +167,7 @@ export async function createInvoicesInBulk(
         void writeJsonReport(context.stdout, summaryOf(Date.now() - started), plan.results, numbered);
       };
     }
-    const finish = async (durationMs: number, showSummary = true) => {
+    return async (durationMs: number, showSummary = true) => {
       const summary = summaryOf(durationMs);
       if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
@@ -191,7 +191,15 @@ export async function createInvoicesInBulk(
         await reportToGithub({ summary, results: plan.results, numbered, input, next }, context);
       }
     };
+  }
 
+  /** After the plan: refuses what must not be sent (telling every record), announces the run and asks. */
+  async function decide(plan: Plan): Promise<boolean> {
+    if (droppedFields && droppedFields.size > 0) {
+      const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
+      terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
+    }
+    if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
     // Bytes that are not text in the file's encoding mean the whole file was read in the wrong one: none is sent,
     // --skip-invalid or not.
     const undecodable = input.undecodable();
@@ -220,33 +228,19 @@ export async function createInvoicesInBulk(
       );
     }
     announce(plan, options, session, journal?.shown, numbered);
-    let outcome: SendOutcome = { interrupted: false };
-    /** Time spent waiting for the merchant's answer to the question: not the run's. */
-    let answering = 0;
-    if (dryRun) plan.results.replaceStatus('pending', 'valid');
-    else if (writer && plan.toSend > 0 && !context.signal?.aborted) {
-      const asked = Date.now();
-      await confirm(kind, plan.toSend, options, session, context);
-      answering = Date.now() - asked;
-      const run = {
-        kind,
-        options,
-        session,
-        context,
-        journal: writer,
-        journalShown: journal?.shown ?? writer.path,
-        sending,
-        onSending: () => (startedSending = true),
-      };
-      outcome = await send(run, plan);
-      // Its last entries (created, failed) are written by the close: one that fails is told, not swallowed.
-      await writer.close().catch((error: unknown) => {
-        outcome.journalError ??= error instanceof Error ? error : new Error(String(error));
-      });
+    if (dryRun) {
+      plan.results.replaceStatus('pending', 'valid');
+      return false;
     }
-    plan.results.replaceStatus('pending', 'not-sent');
-    await finish(Date.now() - started - answering);
+    if (!journal || plan.toSend === 0 || context.signal?.aborted) return false;
+    const asked = Date.now();
+    await confirm(kind, plan.toSend, options, session, context);
+    answering = Date.now() - asked;
+    return true;
+  }
 
+  /** The error that says what the run left undone, if it did. */
+  function throwWhatIsNotDone(plan: Plan, outcome: SendOutcome): void {
     if (outcome.journalError) {
       throw new PartialFailureError(`Sending stopped: ${outcome.journalError.message}.`, {
         hint: 'Free the disk or fix the journal path, then run the same command again to resume.',
@@ -286,127 +280,6 @@ export async function createInvoicesInBulk(
         hint: whatNext(unfinished),
       });
     }
-  } finally {
-    if (context.interrupt) context.interrupt.lastWords = undefined;
-    if (startedSending) await writer?.close().catch(() => undefined);
-    else await writer?.discard();
-    await release?.();
-  }
-}
-
-/** Error codes of a disk that cannot take more: full, or over the user's quota. */
-const diskFullCodes = new Set(['ENOSPC', 'EDQUOT']);
-
-/**
- * Turns a full disk met before any request into what happened, naming the file; other errors pass unchanged. The
- * error is found along its causes (the journal's errors wrap the system's).
- */
-function unwritable(file: string): (error: unknown) => never {
-  return (error) => {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      if (code !== undefined && diskFullCodes.has(code)) {
-        throw new FileWriteError(`Cannot write ${file}: the disk is full (${code}); nothing was sent.`, {
-          hint: 'Free some space on that disk (or give --journal a path on another), then run the same command again.',
-          cause: error,
-        });
-      }
-    }
-    throw error;
-  };
-}
-
-/**
- * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes were not text in the
- * encoding it was read in: the encoding is the cause to tell, not what it garbled.
- */
-function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never {
-  return (error) => {
-    const undecodable = error instanceof UsageError ? input.undecodable() : undefined;
-    if (!undecodable) throw error;
-    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-    throw new UsageError(`${problem}; nothing was sent.`, { hint });
-  };
-}
-
-/** The records of the input, and how their issues are placed (CSV: by row and column). */
-async function recordsOf(
-  input: ManyInvoices,
-  options: BulkCreateOptions,
-): Promise<{ records: AsyncIterable<SourceRecord[]>; place?: IssuePlace }> {
-  if (input.format !== 'csv') return { records: readRecords(input.open(), input.format, input.name) };
-  const { readCsvRecords } = await import('../../bulk/csv-records.js');
-  return readCsvRecords(input.open(), {
-    name: input.name,
-    delimiter: options.delimiter,
-    dateFormat: options.dateFormat,
-    ignoreColumns: options.ignoreColumn,
-  });
-}
-
-/** What one bulk run sends with. */
-interface BulkRun {
-  kind: InvoiceKind;
-  options: BulkCreateOptions;
-  session: Session;
-  context: CommandContext;
-  /** The journal, holding this run's plan. */
-  journal: JournalWriter;
-  /** The journal's path as messages name it. */
-  journalShown: string;
-  /** Kept up to date with the records whose request may be out. */
-  sending: Set<number>;
-  /** Called once the token is read and the run is about to send. */
-  onSending(): void;
-}
-
-/** Opens the service, then sends the planned records with a progress display. */
-async function send(run: BulkRun, plan: Plan): Promise<SendOutcome> {
-  const { options, session, context, journal } = run;
-  const service = await session.connect();
-  // The token is read before anything is sent: one that cannot be sent stops the run, its journal untouched.
-  try {
-    await service.client.readToken();
-  } catch (error) {
-    await service.close();
-    if (error instanceof AuthError) return { interrupted: false, authError: error };
-    throw error;
-  }
-  run.onSending();
-  const counters: SendCounters = { done: 0, failed: 0, uncertain: 0, retries: 0 };
-  const progress = options.quiet
-    ? undefined
-    : startProgress({ stream: context.stderr, animate: session.terminal.animate, total: plan.toSend, counters });
-  try {
-    // The run's instant for relative dates and its plan must survive any crash: a rerun resumes from them.
-    await journal.durable().catch(unwritable(run.journalShown));
-    return await sendRecords({
-      kind: run.kind,
-      client: service.client,
-      journal,
-      entries: entriesToSend(journal, plan),
-      results: plan.results,
-      concurrency: options.concurrency ?? bulkDefaults.concurrency,
-      rate: options.rate,
-      retries: options.retries ?? bulkDefaults.retries,
-      maxRetryAfterMs: (options.maxRetryAfter ?? defaultMaxRetryAfterSeconds) * 1000,
-      stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
-      signal: context.signal,
-      progress: counters,
-      sending: run.sending,
-    });
-  } finally {
-    progress?.stop();
-    await service.close();
-  }
-}
-
-/** The records to send, read back from this run's `planned` entries, which the plan wrote in its send order. */
-async function* entriesToSend(journal: JournalWriter, plan: Plan): AsyncGenerator<SendEntry> {
-  let next = 0;
-  for await (const planned of plannedEntries(journal.path, journal.startsAt)) {
-    const index = plan.sendOrder[next++] as number;
-    yield { ...planned, index, previouslySent: plan.previouslySent.has(index) };
   }
 }
 

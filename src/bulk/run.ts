@@ -1,0 +1,246 @@
+import type { ServiceClient } from '../api/client.js';
+import { AuthError, FileWriteError, UsageError } from '../errors.js';
+import { undecodableMessage } from '../input/text-encoding.js';
+import type { InvoiceKind } from '../schemas/invoice.js';
+import type { CsvReadOptions } from './csv-records.js';
+import type { InvoiceFileInput } from './input-format.js';
+import { JournalWriter, journalVersion } from './journal.js';
+import { lockJournal } from './journal-lock.js';
+import { plannedEntries, readJournal, type JournalState } from './journal-state.js';
+import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
+import { planBatch, type Plan, type PlanOptions, type Shard } from './plan.js';
+import { readRecords, type IssuePlace, type SourceRecord } from './records.js';
+import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
+
+// A run over a file of many invoices, from the journal's lock to its last entry: read what earlier runs left, plan
+// every record into the journal, then send them, or take the plan back when nothing is sent. What the run says and
+// asks is the command's, through the hooks; this module reads no flag of the command line.
+
+/** A file of many invoices, as `--file` reads it. */
+export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
+
+/** What a bulk run is asked to do. */
+export interface BulkRequest {
+  kind: InvoiceKind;
+  input: ManyInvoices;
+  /** How a sheet (CSV) is read. */
+  sheet: Omit<CsvReadOptions, 'name'>;
+  /** The journal; absent for a dry run of stdin. */
+  journal?: JournalPlace;
+  target: JournalTarget;
+  shard?: Shard;
+  dryRun: boolean;
+  /** How each record is checked and completed. */
+  checks: Pick<
+    PlanOptions,
+    | 'defaults'
+    | 'flags'
+    | 'timeZone'
+    | 'allowExpired'
+    | 'droppedFields'
+    | 'acceptAmountConflicts'
+    | 'referencePrefix'
+    | 'resendUncertain'
+  >;
+  sending: Pick<SendOptions, 'concurrency' | 'rate' | 'retries' | 'maxRetryAfterMs' | 'stopAfterFailures'>;
+  signal?: AbortSignal;
+}
+
+/** What the run tells its command, and asks of it. */
+export interface BulkHooks {
+  /** The instant dates are checked against: the service's own clock where it has one (a sandbox). */
+  now(): Promise<Date>;
+  /** The journal of earlier runs, once read. */
+  journalRead?(earlier: JournalState): void;
+  /**
+   * The plan is done. Resolves true to send it, false to send nothing; a throw ends the run with nothing sent.
+   * `sending` holds the records whose request may be out, as sending goes on; `journalKept()` whether the run
+   * leaves a journal to name.
+   */
+  planned(plan: Plan, run: { sending: ReadonlySet<number>; journalKept(): boolean }): Promise<boolean>;
+  /** The service, once the run is about to send. */
+  connect(): Promise<{ client: Pick<ServiceClient, 'createInvoiceJson' | 'readToken'>; close(): Promise<void> }>;
+  /** Shows the sending's progress; stopped when it ends. */
+  progress?(total: number, counters: SendCounters): { stop(): void } | undefined;
+}
+
+/** How a run ended. */
+export interface BulkResult {
+  plan: Plan;
+  outcome: SendOutcome;
+  /** The run leaves a journal (it sent, or one was there before). */
+  journalKept: boolean;
+}
+
+/** Runs a file of many invoices: plans it, then sends it as the command's `planned` hook decides. */
+export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<BulkResult> {
+  const { kind, input, journal, dryRun } = request;
+  const shard = request.shard ? `${request.shard.index}/${request.shard.count}` : undefined;
+  const release =
+    dryRun || !journal ? undefined : await lockJournal(journal.path).catch(unwritable(`${journal.shown}.lock`));
+  /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
+  let writer: JournalWriter | undefined;
+  let startedSending = false;
+  try {
+    const earlier = journal ? await readJournal(journal.path) : undefined;
+    await checkJournalFits(earlier, journal, { ...request.target, kind }, shard);
+    if (earlier) hooks.journalRead?.(earlier);
+    // A rerun resolves relative dates as its first run did.
+    const clockNow = await hooks.now();
+    const now = earlier?.resolveDatesAt ?? clockNow;
+    if (!dryRun && journal) {
+      writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
+      writer.append({
+        type: 'run',
+        version: journalVersion,
+        at: new Date().toISOString(),
+        resolveDatesAt: now.toISOString(),
+        kind,
+        input: input.name,
+        ...(shard ? { shard } : {}),
+        environment: request.target.environment,
+        service: request.target.service,
+      });
+    }
+    const source = await recordsOf(input, request.sheet);
+    const plan = await planBatch({
+      ...request.checks,
+      kind,
+      records: source.records,
+      place: source.place,
+      now,
+      checkDatesAt: clockNow,
+      shard: request.shard,
+      journal: earlier,
+      planned: writer,
+      signal: request.signal,
+    })
+      .catch(readInTheWrongEncoding(input))
+      .catch(unwritable(`${journal?.shown}`));
+
+    const sending = new Set<number>();
+    const journalKept = () => Boolean(!dryRun && journal && (startedSending || earlier));
+    const send = await hooks.planned(plan, { sending, journalKept });
+    let outcome: SendOutcome = { interrupted: false };
+    if (send && writer && plan.toSend > 0 && !request.signal?.aborted) {
+      const service = await hooks.connect();
+      outcome = await sendPlan(request, hooks, plan, {
+        service,
+        journal: writer,
+        journalShown: journal?.shown ?? writer.path,
+        sending,
+        onSending: () => (startedSending = true),
+      });
+      // Its last entries (created, failed) are written by the close: one that fails is told, not swallowed.
+      await writer.close().catch((error: unknown) => {
+        outcome.journalError ??= error instanceof Error ? error : new Error(String(error));
+      });
+    }
+    return { plan, outcome, journalKept: journalKept() };
+  } finally {
+    if (startedSending) await writer?.close().catch(() => undefined);
+    else await writer?.discard();
+    await release?.();
+  }
+}
+
+/** Error codes of a disk that cannot take more: full, or over the user's quota. */
+const diskFullCodes = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * Turns a full disk met before any request into what happened, naming the file; other errors pass unchanged. The
+ * error is found along its causes (the journal's errors wrap the system's).
+ */
+function unwritable(file: string): (error: unknown) => never {
+  return (error) => {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code !== undefined && diskFullCodes.has(code)) {
+        throw new FileWriteError(`Cannot write ${file}: the disk is full (${code}); nothing was sent.`, {
+          hint: 'Free some space on that disk (or give --journal a path on another), then run the same command again.',
+          cause: error,
+        });
+      }
+    }
+    throw error;
+  };
+}
+
+/**
+ * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes were not text in the
+ * encoding it was read in: the encoding is the cause to tell, not what it garbled.
+ */
+function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never {
+  return (error) => {
+    const undecodable = error instanceof UsageError ? input.undecodable() : undefined;
+    if (!undecodable) throw error;
+    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
+    throw new UsageError(`${problem}; nothing was sent.`, { hint });
+  };
+}
+
+/** The records of the input, and how their issues are placed (CSV: by row and column). */
+async function recordsOf(
+  input: ManyInvoices,
+  sheet: BulkRequest['sheet'],
+): Promise<{ records: AsyncIterable<SourceRecord[]>; place?: IssuePlace }> {
+  if (input.format !== 'csv') return { records: readRecords(input.open(), input.format, input.name) };
+  const { readCsvRecords } = await import('./csv-records.js');
+  return readCsvRecords(input.open(), { ...sheet, name: input.name });
+}
+
+/** What the sending of one run works with. */
+interface Sending {
+  service: Awaited<ReturnType<BulkHooks['connect']>>;
+  /** The journal, holding this run's plan. */
+  journal: JournalWriter;
+  /** The journal's path as messages name it. */
+  journalShown: string;
+  /** Kept up to date with the records whose request may be out. */
+  sending: Set<number>;
+  /** Called once the token is read and the run is about to send. */
+  onSending(): void;
+}
+
+/** Reads the token, then sends the planned records with a pool of workers. */
+async function sendPlan(request: BulkRequest, hooks: BulkHooks, plan: Plan, run: Sending): Promise<SendOutcome> {
+  const { service, journal } = run;
+  // The token is read before anything is sent: one that cannot be sent stops the run, its journal untouched.
+  try {
+    await service.client.readToken();
+  } catch (error) {
+    await service.close();
+    if (error instanceof AuthError) return { interrupted: false, authError: error };
+    throw error;
+  }
+  run.onSending();
+  const counters: SendCounters = { done: 0, failed: 0, uncertain: 0, retries: 0 };
+  const progress = hooks.progress?.(plan.toSend, counters);
+  try {
+    // The run's instant for relative dates and its plan must survive any crash: a rerun resumes from them.
+    await journal.durable().catch(unwritable(run.journalShown));
+    return await sendRecords({
+      ...request.sending,
+      kind: request.kind,
+      client: service.client,
+      journal,
+      entries: entriesToSend(journal, plan),
+      results: plan.results,
+      signal: request.signal,
+      progress: counters,
+      sending: run.sending,
+    });
+  } finally {
+    progress?.stop();
+    await service.close();
+  }
+}
+
+/** The records to send, read back from this run's `planned` entries, which the plan wrote in its send order. */
+async function* entriesToSend(journal: JournalWriter, plan: Plan): AsyncGenerator<SendEntry> {
+  let next = 0;
+  for await (const planned of plannedEntries(journal.path, journal.startsAt)) {
+    const index = plan.sendOrder[next++] as number;
+    yield { ...planned, index, previouslySent: plan.previouslySent.has(index) };
+  }
+}
