@@ -33,8 +33,11 @@ export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'einvoice-test-'));
 }
 
-/** Spawns `node bin/einvoice.js ...args` and collects stdout, stderr and the exit code. */
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/**
+ * The environment a run of the CLI gets: a clean one (no EINVOICE_* of the developer's shell) below its home folder
+ * (a fresh one unless `options.env` names it), with `options.env` on top (undefined removes a variable).
+ */
+export function cliEnvironment(options: CliOptions): { home: string; env: Record<string, string> } {
   const home = options.env?.HOME ?? tempHome();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -47,6 +50,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
+  return { home, env };
+}
+
+/** Spawns `node bin/einvoice.js ...args` and collects stdout, stderr and the exit code. */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const { home, env } = cliEnvironment(options);
   return new Promise((resolve, reject) => {
     const [command, commandArgs] = executable ? [executable, args] : [process.execPath, [binPath, ...args]];
     const child = spawn(command, commandArgs, { cwd: options.cwd ?? home, env, stdio: 'pipe' });

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { CommandContext } from '../../src/context.js';
 import { main } from '../../src/index.js';
-import { tempHome, type CliOptions, type CliResult } from './cli.js';
+import { cliEnvironment, type CliOptions, type CliResult } from './cli.js';
 
 // The CLI run in this process through main(argv, context), as bin/einvoice.js runs it but without a process:
 // the same clean environment, home folder and stdin as `runCli`, and stdout and stderr collected as the bytes
@@ -22,18 +21,7 @@ class Collected extends Writable {
 
 /** Runs `einvoice ...args` in this process and collects stdout, stderr and the exit code main() returns. */
 export async function runMain(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const home = options.env?.HOME ?? tempHome();
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    CI: 'true',
-  };
-  for (const [key, value] of Object.entries(options.env ?? {})) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
+  const { home, env } = cliEnvironment(options);
   const stdout = new Collected();
   const stderr = new Collected();
   const context: CommandContext = {
