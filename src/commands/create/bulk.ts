@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { journalFor, targetOf } from '../../bulk/journal-target.js';
 import { bulkDefaults, type BulkFlags } from '../../bulk/options.js';
@@ -162,9 +163,10 @@ export async function createInvoicesInBulk(
               : { status: 'not-sent' },
           );
         }
-        // stdout (a pipe, a file or a terminal) is written synchronously on Linux and macOS: all of it is out before
-        // the process ends.
-        void writeJsonReport(context.stdout, summaryOf(Date.now() - started), plan.results, numbered);
+        // The process ends as soon as this returns: the document goes to stdout at once, never left waiting for a
+        // pipe to drain (which cut it short on Node 22).
+        const out = context.stdout === process.stdout ? { write: writeToStdoutNow } : context.stdout;
+        void writeJsonReport(out as NodeJS.WritableStream, summaryOf(Date.now() - started), plan.results, numbered);
       };
     }
     return async (durationMs: number, showSummary = true) => {
@@ -281,6 +283,19 @@ export async function createInvoicesInBulk(
       });
     }
   }
+}
+
+/** Writes `text` to the process's stdout before returning, waiting out a pipe that is full for a moment. */
+function writeToStdoutNow(text: string): boolean {
+  const bytes = Buffer.from(text);
+  for (let written = 0; written < bytes.length;) {
+    try {
+      written += writeSync(1, bytes, written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
+  }
+  return true;
 }
 
 /** Says, before sending, what a rerun skips and which records are not sent. */
