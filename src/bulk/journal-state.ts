@@ -24,10 +24,7 @@ export interface JournaledRecord {
   /** The line of its latest `planned` entry, where its body is. */
   plannedLine?: number;
   invoiceNumber?: string;
-  alreadyExisted?: boolean;
   error?: string;
-  /** Found again by this run in its file (set by the plan). */
-  matched?: boolean;
 }
 
 /** What the earlier runs of a journal left. */
@@ -134,18 +131,15 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
   }
   let record = state.records.get(entry.key);
   if (!record) {
-    // Every field from the start: a journal of a million records keeps each in one object, without a second array.
+    // The fields every record has sit in the object itself; the rarer ones (a body, an error) only on those that
+    // have them, so a journal of a million records keeps a small object for each.
     record = {
       key: entry.key,
       state: 'planned',
       record: undefined,
       businessReference: undefined,
-      body: undefined,
       plannedLine: undefined,
       invoiceNumber: undefined,
-      alreadyExisted: undefined,
-      error: undefined,
-      matched: false,
     };
     state.records.set(entry.key, record);
   }
@@ -158,12 +152,11 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
     case 'sent':
       if (state.unconfirmedRun) confirmRun(state, state.unconfirmedRun);
       record.state = 'sent';
-      record.error = undefined;
+      if (record.error !== undefined) record.error = undefined;
       break;
     case 'created':
       record.state = 'created';
       record.invoiceNumber = entry.invoiceNumber;
-      record.alreadyExisted = entry.alreadyExisted;
       break;
     case 'failed':
       record.state = 'failed';

@@ -24,6 +24,7 @@ export interface PlanOptions extends RecordContext {
   /** The records of the file, in batches. */
   records: AsyncIterable<SourceRecord[]>;
   shard?: Shard;
+  /** The journal of earlier runs: the plan takes each record it finds in the file out of `records`. */
   journal?: JournalState;
   resendUncertain: boolean;
   /** Receives a `planned` entry for each record to send; absent for a dry run. */
@@ -136,11 +137,16 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     result.businessReference = ownReference;
     let canonical: string | undefined;
     const content = () => (canonical ??= canonicalJson(record));
-    const key = keys ? keys.next(contentHash(kind, content())) : '';
+    const hash = keys ? contentHash(kind, content()) : '';
+    // With a businessReference, the same content again is the same invoice (rule 2.3.2) and is never sent: only
+    // records without one are told apart by how many times their content came before.
+    const key = keys && ownReference === undefined ? keys.next(hash) : hash;
     const journaled = journal?.records.get(key);
+    // Found again: what is left in the journal afterwards is what the file no longer holds as it was, and a resume
+    // of a large run gives back each record's memory as it goes.
+    if (journaled) journal?.records.delete(key);
     // Planned by a run that stopped before sending it: as if the journal did not hold it.
     const earlier = journaled?.state === 'planned' ? undefined : journaled;
-    if (earlier) earlier.matched = true;
 
     // A record that may have been created is sent again with the very body it was sent with, so the service can
     // recognise it as a duplicate; any other is planned afresh (against the same instant for relative dates).
@@ -220,13 +226,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       throw interruptedBy(options.signal, 'Interrupted while checking the records: nothing was sent.');
     for (const source of batch) {
       if (!inShard(source.position, options.shard)) continue;
-      // Every field a result may get is there from the start, so each result keeps them in its own object.
-      const result: RecordResult = {
-        record: source.position + 1,
-        line: source.line,
-        status: 'pending',
-        businessReference: undefined,
-      };
+      const result: RecordResult = { record: source.position + 1, line: source.line, status: 'pending' };
       planRecord(source, results.length, result);
       results.push(result);
     }
@@ -288,7 +288,7 @@ function holdChanged(
   const byReference = new Map<string, JournaledRecord>();
   const byPosition = new Map<number, JournaledRecord>();
   for (const entry of journal.records.values()) {
-    if (entry.matched || entry.state === 'planned') continue;
+    if (entry.state === 'planned') continue;
     if (entry.businessReference !== undefined) byReference.set(entry.businessReference, entry);
     if (entry.record !== undefined) byPosition.set(entry.record, entry);
   }

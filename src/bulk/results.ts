@@ -78,21 +78,12 @@ export class RecordResults implements Iterable<RecordResult> {
 
   /** Adds a result at the end; returns its index. */
   push(result: RecordResult): number {
-    // Every field from the start: a run of a million records keeps each result in one object, without a second array.
-    return (
-      this.#results.push({
-        record: result.record,
-        line: result.line,
-        businessReference: result.businessReference,
-        status: result.status,
-        invoiceNumber: result.invoiceNumber,
-        error: result.error,
-        issues: result.issues,
-        afterLostAnswer: result.afterLostAnswer,
-        duplicateOf: result.duplicateOf,
-        duplicateOfLine: result.duplicateOfLine,
-      }) - 1
-    );
+    // The fields every result has sit in the object itself; the rarer ones (an error, issues) only on the results
+    // that have them, so a run of a million records keeps a small object for each.
+    const { record, line, businessReference, status, invoiceNumber, ...rarer } = result;
+    const kept: RecordResult = { record, line, businessReference, status, invoiceNumber };
+    for (const [name, value] of Object.entries(rarer)) if (value !== undefined) Object.assign(kept, { [name]: value });
+    return this.#results.push(kept) - 1;
   }
 
   /** The status of the result at `index`. */
@@ -104,7 +95,9 @@ export class RecordResults implements Iterable<RecordResult> {
   update(index: number, changes: Partial<Omit<RecordResult, 'record' | 'line'>>): void {
     const result = this.#results[index];
     if (!result) return;
-    for (const [name, value] of Object.entries(changes)) Object.assign(result, { [name]: value });
+    for (const [name, value] of Object.entries(changes)) {
+      if (value !== undefined || name in result) Object.assign(result, { [name]: value });
+    }
   }
 
   /** The result at `index`, as a copy: changing it changes nothing here (see `update()`). */

@@ -186,6 +186,20 @@ describe('duplicates in the file (rule 2.3.2)', () => {
     expect(new Set(planned.map((entry) => entry.key)).size).toBe(4);
   });
 
+  it('keeps a record repeated word for word a duplicate when a rerun finds the first one created', async () => {
+    const same = record(1, { businessReference: 'A' });
+    const first = await plan([same, same]);
+    expect(first.results.map((result) => result.status)).toEqual(['pending', 'duplicate']);
+    const journal = journalOf([
+      { key: first.planned[0]!.key, state: 'created', record: 1, businessReference: 'A', invoiceNumber: '1000001' },
+    ]);
+    const rerun = await plan([same, same], { journal });
+    expect(rerun.results.map(({ status, invoiceNumber }) => ({ status, invoiceNumber }))).toEqual([
+      { status: 'created-earlier', invoiceNumber: '1000001' },
+      { status: 'duplicate', invoiceNumber: undefined },
+    ]);
+  });
+
   it('names the record a duplicate repeats as the file names it, with its line', async () => {
     const { results } = await plan([
       '',
@@ -275,12 +289,14 @@ describe('records of earlier runs', () => {
     const first = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)]);
     const [withReference, plain, failed] = first.planned;
     const sentBody = { ...plain!.body, note: 'the body as sent' };
-    const journal = journalOf([
-      { key: withReference!.key, state: 'uncertain', body: withReference!.body, error: 'dropped' },
-      { key: plain!.key, state: 'sent', body: sentBody },
-      { key: failed!.key, state: 'failed', error: 'HTTP 503' },
-    ]);
-    const held = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], { journal });
+    // Read afresh for each run, as a run reads its journal: a plan takes out what it finds.
+    const journal = () =>
+      journalOf([
+        { key: withReference!.key, state: 'uncertain', body: withReference!.body, error: 'dropped' },
+        { key: plain!.key, state: 'sent', body: sentBody },
+        { key: failed!.key, state: 'failed', error: 'HTTP 503' },
+      ]);
+    const held = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], { journal: journal() });
     expect(held.results.map((result) => result.status)).toEqual(['pending', 'uncertain', 'pending']);
     expect(held.resume).toMatchObject({ retry: 2, heldUncertain: 1 });
     expect(held.planned.map((entry) => entry.previouslySent)).toEqual([true, false]);
@@ -288,7 +304,7 @@ describe('records of earlier runs', () => {
     expect(held.planned[0]?.body).toEqual(withReference!.body);
 
     const forced = await plan([record(1, { businessReference: 'R1' }), record(2), record(3)], {
-      journal,
+      journal: journal(),
       resendUncertain: true,
     });
     // A record that may exist is sent again with the very body that was sent.
