@@ -112,7 +112,9 @@ export class RecordResults implements Iterable<RecordResult> {
 
   /** How many results have one of `wanted` statuses. */
   count(...wanted: RecordStatus[]): number {
-    return this.#results.filter((result) => wanted.includes(result.status)).length;
+    let count = 0;
+    for (const result of this.#results) if (wanted.includes(result.status)) count += 1;
+    return count;
   }
 
   /** The results with one of `wanted` statuses, in file order. */
