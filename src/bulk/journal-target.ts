@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { sandboxStateFile } from '../config/paths.js';
 import type { Profile } from '../config/profile.js';
-import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { JournalState } from './journal-state.js';
-import { defaultJournalPath, type BulkFlags } from './options.js';
+import { defaultJournalPath } from './options.js';
+import type { Shard } from './plan.js';
 
 // Which journal a bulk run keeps, and whether an existing one is its own: a journal belongs to one target (the
 // environment, its service and the kind of invoice), and a run never reads another target's as its own.
@@ -32,24 +32,30 @@ export interface JournalPlace {
   shown: string;
 }
 
-/** The journal of this run: --journal, else one beside the file for each environment. */
-export function journalFor(
-  options: Pick<BulkFlags, 'journal' | 'shard'>,
-  input: { path: string; absolutePath?: string },
-  context: Pick<CommandContext, 'cwd'>,
-  dryRun: boolean,
-  environment: string,
-): JournalPlace | undefined {
-  if (options.journal) return { path: resolve(context.cwd, options.journal), shown: options.journal };
+/** Where a run asks for its journal. */
+export interface JournalRequest {
+  /** The path the merchant gave (`--journal`), as given: relative to `cwd`. */
+  given?: string;
+  shard?: Shard;
+  input: { path: string; absolutePath?: string };
+  cwd: string;
+  dryRun: boolean;
+  environment: string;
+}
+
+/** The journal of this run: the one given, else one beside the file for each environment. */
+export function journalFor(request: JournalRequest): JournalPlace | undefined {
+  const { given, shard, input, environment } = request;
+  if (given) return { path: resolve(request.cwd, given), shown: given };
   if (!input.absolutePath) {
-    if (dryRun) return undefined;
+    if (request.dryRun) return undefined;
     throw new UsageError('--journal PATH is required to create invoices from stdin; nothing was sent.', {
       hint: `The journal records what was sent, so that running the same command again resumes without duplicates.${seeJournal}`,
     });
   }
   return {
-    path: defaultJournalPath(input.absolutePath, options.shard, environment),
-    shown: defaultJournalPath(input.path, options.shard, environment),
+    path: defaultJournalPath(input.absolutePath, shard, environment),
+    shown: defaultJournalPath(input.path, shard, environment),
   };
 }
 

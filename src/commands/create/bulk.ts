@@ -67,7 +67,14 @@ export async function createInvoicesInBulk(
     throw new UsageError('Invalid invoice flags; nothing was sent.', { issues: flags.issues });
   const dryRun = Boolean(options.dryRun);
   const target = targetOf(profile, context.env);
-  const journal = journalFor(options, input, context, dryRun, target.environment);
+  const journal = journalFor({
+    given: options.journal,
+    shard: options.shard,
+    input,
+    cwd: context.cwd,
+    dryRun,
+    environment: target.environment,
+  });
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
   const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
