@@ -34,7 +34,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin', 'einvoice.js');
+const bin = join(root, 'bin', 'einvoice.cjs');
 /** The oldest Node einvoice supports, from the npm registry: the one .ci/run's end-to-end tests run on too. */
 const node22 = `node@${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).config.oldestNode}`;
 const work = mkdtempSync(join(tmpdir(), 'einvoice-bench-'));

@@ -1,12 +1,13 @@
 // Builds dist/:
-// - dist/cli.cjs: the CLI, one CommonJS bundle, which bin/einvoice.js runs through dist/start.js;
-// - every other module, compiled by tsc with its type declarations: the programmatic API (dist/lib.js) and
-//   dist/start.js, which turns on Node's compile cache before it loads the bundle.
+// - dist/cli.cjs: the CLI, one CommonJS bundle, which bin/einvoice.cjs runs through dist/start.cjs, a small bundle
+//   that turns on Node's compile cache before it loads the CLI's;
+// - every other module, compiled by tsc with its type declarations: the programmatic API (dist/lib.js).
 //
-// One bundle, because reading one file that Node's compile cache keeps compiled starts faster than resolving hundreds
-// of small modules (zod alone is over 200). CommonJS, because an ES import of a Node built-in builds a namespace of
-// all its exports, which for node:http loads modules no command needs. Each import() of a command stays a function
-// that evaluates its part of the bundle only when that command runs, so `--help` evaluates commander alone.
+// The CLI is one bundle, because reading one file that Node's compile cache keeps compiled starts faster than
+// resolving hundreds of small modules (zod alone is over 200). CommonJS, because an ES import of a Node built-in
+// builds a namespace of all its exports, which for node:http loads modules no command needs, and because Node then
+// starts no ES module loader. Each import() of a command stays a function that evaluates its part of the bundle only
+// when that command runs, so `--help` evaluates commander alone.
 import { execFileSync } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -14,7 +15,7 @@ import { build } from 'esbuild';
 await rm('dist', { recursive: true, force: true });
 
 await build({
-  entryPoints: { cli: 'src/index.ts' },
+  entryPoints: { cli: 'src/index.ts', start: 'src/start.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.cjs' },
   bundle: true,

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // Files shipped with einvoice as they are: beside dist/ in a clone and once installed from npm, or inside the
@@ -26,7 +25,8 @@ export function readPackageFileSync(name: string): Buffer {
 /** A shipped file's bytes, by its path in the package, read without blocking. */
 export async function readPackageFile(name: string): Promise<Buffer> {
   if (sea) return Buffer.from(sea.getAsset(name));
-  return readFile(new URL(`../${name}`, import.meta.url));
+  // fs.promises, not node:fs/promises: every start reads the version here, and only the dashboard reads this way.
+  return fs.readFile(new URL(`../${name}`, import.meta.url));
 }
 
 /** The sandbox dashboard's page, style and script, in dashboard/. */

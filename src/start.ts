@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { cacheFolder } from './config/paths.js';
 
-// What bin/einvoice.js runs: Node's compile cache must be on before the CLI's modules load, so this small module
+// What bin/einvoice.cjs runs: Node's compile cache must be on before the CLI's modules load, so this small module
 // turns it on and then loads them itself.
 
 /** Runs `einvoice` with `argv` and sets the process's exit code from what the CLI returns. */

@@ -52,14 +52,14 @@ describe('the npm package', () => {
       '.eintvoicerc.example',
       'LICENSE',
       'README.md',
-      'bin/einvoice.js',
+      'bin/einvoice.cjs',
       'dashboard/dashboard.css',
       'dashboard/dashboard.js',
       'dashboard/index.html',
       'package.json',
     ]);
     const built = files.filter((path) => path.startsWith('dist/'));
-    expect(built).toEqual(expect.arrayContaining(['dist/start.js', 'dist/cli.cjs', 'dist/lib.js', 'dist/lib.d.ts']));
+    expect(built).toEqual(expect.arrayContaining(['dist/start.cjs', 'dist/cli.cjs', 'dist/lib.js', 'dist/lib.d.ts']));
     // Only compiled modules and their declarations: no build stamp, no source maps, no tests.
     expect(built.filter((path) => !/\.(c?js|d\.ts)$/.test(path))).toEqual([]);
     expect(built.filter((path) => /test|\.map$/.test(path))).toEqual([]);

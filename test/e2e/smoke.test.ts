@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/cli.js';
 import { runSafeCli } from '../helpers/safe-cli.js';
 
-// One run of each command of the built CLI (bin/einvoice.js and dist/), as a merchant runs it, against the built-in
+// One run of each command of the built CLI (bin/einvoice.cjs and dist/), as a merchant runs it, against the built-in
 // sandbox of one home folder. What each command does is tested in-process in test/commands/; this proves the
 // package runs it: on Node 24 in `npm test`, and on the oldest Node the package supports in `npm run test:node22`.
 // sandbox serve, sandbox ui and config init are spawned by their own tests in test/e2e/ and test/sandbox/.

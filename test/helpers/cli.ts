@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The CLI as a merchant runs it. */
-export const binPath = fileURLToPath(new URL('../../bin/einvoice.js', import.meta.url));
+export const binPath = fileURLToPath(new URL('../../bin/einvoice.cjs', import.meta.url));
 
 /**
  * A standalone executable to run instead of bin/ (`npm run test:binaries` sets it), so the end-to-end tests check
@@ -53,7 +53,7 @@ export function cliEnvironment(options: CliOptions): { home: string; env: Record
   return { home, env };
 }
 
-/** Spawns `node bin/einvoice.js ...args` and collects stdout, stderr and the exit code. */
+/** Spawns `node bin/einvoice.cjs ...args` and collects stdout, stderr and the exit code. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const { home, env } = cliEnvironment(options);
   return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@ import type { CommandContext } from '../../src/context.js';
 import { main } from '../../src/index.js';
 import { cliEnvironment, type CliOptions, type CliResult } from './cli.js';
 
-// The CLI run in this process through main(argv, context), as bin/einvoice.js runs it but without a process:
+// The CLI run in this process through main(argv, context), as bin/einvoice.cjs runs it but without a process:
 // the same clean environment, home folder and stdin as `runCli`, and stdout and stderr collected as the bytes
 // written. Spawned tests are kept for what only a process shows (signals, pipes, terminals, its exit).
 

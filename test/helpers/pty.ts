@@ -59,7 +59,7 @@ export function stripAnsi(text: string): string {
   return text.replace(ansiSequence, '').replace(/\r/g, '');
 }
 
-/** Starts `node bin/einvoice.js ...args` in a pseudo-terminal. */
+/** Starts `node bin/einvoice.cjs ...args` in a pseudo-terminal. */
 export function spawnCliInPty(args: string[], options: PtyOptions): PtySession {
   const { home } = options;
   const env: Record<string, string> = {
