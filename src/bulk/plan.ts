@@ -141,7 +141,9 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     // With a businessReference, the same content again is the same invoice (rule 2.3.2) and is never sent: only
     // records without one are told apart by how many times their content came before.
     const key = keys && ownReference === undefined ? keys.next(hash) : hash;
-    const journaled = journal?.records.get(key);
+    // A row the sheet could not read whole is invalid and takes no entry of the journal: what could be read of it
+    // may say the same as a row that was sent.
+    const journaled = source.issues ? undefined : journal?.records.get(key);
     // Found again: what is left in the journal afterwards is what the file no longer holds as it was, and a resume
     // of a large run gives back each record's memory as it goes.
     if (journaled) journal?.records.delete(key);

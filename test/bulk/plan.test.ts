@@ -200,6 +200,30 @@ describe('duplicates in the file (rule 2.3.2)', () => {
     ]);
   });
 
+  it('lets a row that could not be read whole take nothing from the journal, though it says the same as a sent row', async () => {
+    // A sheet's row 2 with a stray cell, then row 3 saying the same: row 3 is the one sent.
+    const rows = (): PlanOptions['records'] =>
+      (async function* () {
+        const value = record(1, { businessReference: 'A' });
+        const stray = [{ path: 'column L', message: 'has a value but no header' }];
+        yield [
+          { position: 0, line: 2, text: '', value, issues: stray },
+          { position: 1, line: 3, text: '', value },
+        ];
+      })();
+    const first = await plan([], { records: rows() });
+    expect(first.results.map((result) => result.status)).toEqual(['invalid', 'pending']);
+    const journal = journalOf([
+      { key: first.planned[0]!.key, state: 'created', record: 2, businessReference: 'A', invoiceNumber: '1000001' },
+    ]);
+    const rerun = await plan([], { records: rows(), journal });
+    expect(rerun.results.map(({ status, invoiceNumber }) => ({ status, invoiceNumber }))).toEqual([
+      { status: 'invalid', invoiceNumber: undefined },
+      { status: 'created-earlier', invoiceNumber: '1000001' },
+    ]);
+    expect(rerun.toSend).toBe(0);
+  });
+
   it('names the record a duplicate repeats as the file names it, with its line', async () => {
     const { results } = await plan([
       '',
