@@ -83,6 +83,11 @@ export const exitCodeTable: readonly ExitCodeDescription[] = [
 export interface FieldIssue {
   path: string;
   message: string;
+  /**
+   * The message without the value it quotes, when many records can share it: the same cause on many rows is told
+   * once, naming the rows.
+   */
+  cause?: string;
 }
 
 /** Base of every error the CLI expects; anything else is an internal error (exit 1). */

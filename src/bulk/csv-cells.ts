@@ -37,7 +37,7 @@ export function readCell(
   text: string,
   field: CsvField,
   dateFormat: DateFormat | undefined,
-): { value: unknown } | { issue: string } {
+): { value: unknown } | { issue: string; cause: string } {
   const trimmed = text.trim();
   switch (field.cell) {
     case 'number':
@@ -51,16 +51,16 @@ export function readCell(
       const match = slashDate.exec(trimmed);
       if (!match && dateLike.test(trimmed) && !isoDay.test(trimmed)) {
         // A date in another shape (01-12-2026, 01/12/26, 2026/12/01): named with the shapes that are read.
-        return {
-          issue:
-            dateFormat === 'DD/MM/YYYY'
-              ? `is ${trimmed}: not a date as declared with --date-format DD/MM/YYYY (31/12/2026), nor YYYY-MM-DD`
-              : `is ${trimmed}: write a date as YYYY-MM-DD (2026-12-31), or declare DD/MM/YYYY with --date-format`,
-        };
+        const cause =
+          dateFormat === 'DD/MM/YYYY'
+            ? 'not a date as declared with --date-format DD/MM/YYYY (31/12/2026), nor YYYY-MM-DD'
+            : 'write a date as YYYY-MM-DD (2026-12-31), or declare DD/MM/YYYY with --date-format';
+        return { issue: `is ${trimmed}: ${cause}`, cause };
       }
       if (!match) return { value: text };
       if (dateFormat !== 'DD/MM/YYYY') {
-        return { issue: `is ${trimmed}: a date with slashes is read only as declared, with --date-format DD/MM/YYYY` };
+        const cause = 'a date with slashes is read only as declared, with --date-format DD/MM/YYYY';
+        return { issue: `is ${trimmed}: ${cause}`, cause };
       }
       const [, day = '', month = '', year = ''] = match;
       return { value: `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}` };
@@ -114,7 +114,7 @@ export function rowToRecord(
       continue;
     }
     const read = readCell(text, field, dateFormat);
-    if ('issue' in read) issues.push({ path: field.path, message: read.issue });
+    if ('issue' in read) issues.push({ path: field.path, message: read.issue, cause: read.cause });
     else setPath(value, field.keys ?? pathKeys(field.path), read.value);
   }
   if (Array.isArray(value.items)) {

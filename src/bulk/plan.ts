@@ -4,10 +4,11 @@ import type { JournalState, JournaledRecord } from './journal-state.js';
 import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
-import { dateProblems } from '../schemas/invoice-dates.js';
+import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { FirstRecordOfInvoice, type InvoiceIdentity } from './first-of-invoice.js';
 import type { JournalWriter } from './journal.js';
+import type { RecordFinding } from '../output/findings.js';
 
 // Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
 // given its content key, checked against the earlier records of the file (rule 2.3.2) and against the journal of
@@ -36,6 +37,11 @@ export interface PlanOptions extends RecordContext {
   allowExpired?: boolean;
   /** The instant an expiry must be after (default `now`; a rerun resolves dates at its first run's instant). */
   checkDatesAt?: Date;
+  /**
+   * Hold back every record with a warning the run has not decided (a value to look at), as invalid, and every record
+   * without a businessReference.
+   */
+  strict?: boolean;
 }
 
 /** How a rerun relates to the earlier runs of its journal. */
@@ -55,31 +61,28 @@ export interface ResumeCounts {
 export interface Plan {
   results: RecordResults;
   /** Every problem of every invalid record; each path names the record, its line and the field. */
-  issues: FieldIssue[];
+  issues: RecordFinding[];
   /** Records to send. */
   toSend: number;
   /** The index among the results of each record to send, in the order of their `planned` entries. */
   sendOrder: number[];
   /** The indexes of records an earlier run sent without learning the outcome. */
   previouslySent: Set<number>;
-  /**
-   * Records to send whose dates the service takes but a merchant would want to look at (an expiry past, or not after
-   * the release or sending date), each named as its issues are: `record 4 (line 4): expiryDate ... is not after ...`.
-   */
-  dateWarnings: string[];
-  /** Records with dates to look at (each may have more than one), sent under `allowExpired`. */
-  recordsWithDateWarnings: number;
-  /** Of those, the records whose expiry had already passed. */
+  /** Every warning of every record, invalid ones included; each path names the record, its line and the field. */
+  warnings: RecordFinding[];
+  /** The records with a warning. */
+  recordsWithWarnings: number;
+  /** Records sent although their expiry had passed (`allowExpired`). */
   alreadyExpired: number;
   /** Records held back for their dates alone (without `allowExpired`). */
   heldForDates: number;
+  /** Records held back for their warnings alone (`strict`). */
+  heldForWarnings: number;
   /**
-   * Values of records to send that the spec takes but a merchant would want to look at (an e-mail that is no address
-   * on an SMS invoice, a mobile number a spreadsheet mangled), each named as issues are.
+   * Valid records without a businessReference: a run of another journal (a new workflow run, another machine)
+   * cannot know they were created, and would create them again.
    */
-  valuesToLookAt: string[];
-  /** The records those values belong to. */
-  recordsWithValuesToLookAt: number;
+  withoutReference: number;
   resume?: ResumeCounts;
 }
 
@@ -94,14 +97,14 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   // Content keys match records with the journal; a dry run without a journal needs none.
   const keys = journal || options.planned ? new ContentKeys() : undefined;
   const results = new RecordResults();
-  const issues: FieldIssue[] = [];
-  const datesToLookAt: string[] = [];
+  const issues: RecordFinding[] = [];
+  const warnings: RecordFinding[] = [];
   const datesAt = (options.checkDatesAt ?? options.now).toISOString();
-  let recordsWithDateWarnings = 0;
+  let recordsWithWarnings = 0;
   let alreadyExpired = 0;
   let heldForDates = 0;
-  const valuesToLookAt: string[] = [];
-  let recordsWithValuesToLookAt = 0;
+  let heldForWarnings = 0;
+  let withoutReference = 0;
   const firstOfInvoice = new FirstRecordOfInvoice();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
   // Only a record whose businessReference (or, without one, position) the journal knows can have been edited: the
@@ -116,15 +119,24 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
 
   /** Plans one record into `result`, at `index` of the results, and journals it when it is to be sent. */
   const planRecord = (source: SourceRecord, index: number, result: RecordResult): void => {
+    const placed = (issue: FieldIssue): RecordFinding => {
+      const path = place(source, issue.path === wholeRecord ? undefined : issue.path);
+      const where = place(source);
+      // What follows the record's name: `customer.mobile`, or a sheet's `column Mobile (C)`.
+      const field = path.slice(where.length).replace(/^[:,]\s*/, '') || undefined;
+      return { ...issue, path, where, field };
+    };
     const invalid = (found: FieldIssue[]) => {
       result.status = 'invalid';
       result.issues = found;
-      for (const issue of found) {
-        issues.push({
-          path: place(source, issue.path === wholeRecord ? undefined : issue.path),
-          message: issue.message,
-        });
-      }
+      for (const issue of found) issues.push(placed(issue));
+    };
+    /** Every warning of the record is told, whatever becomes of it. */
+    const warn = (found: FieldIssue[]) => {
+      if (found.length === 0) return;
+      result.warnings = found;
+      recordsWithWarnings += 1;
+      for (const warning of found) warnings.push(placed(warning));
     };
 
     const parsed = source.value ? { record: source.value } : parseRecord(source.text);
@@ -155,7 +167,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     const previouslySent = earlier?.state === 'sent' || earlier?.state === 'uncertain';
     const sameBody = previouslySent && earlier?.body !== undefined;
     const merged = sameBody
-      ? { raw: earlier.body as Record<string, unknown>, issues: [] }
+      ? { raw: earlier.body as Record<string, unknown>, issues: [], decided: [] }
       : mergeRecord(record, result.record, options, content);
     const checked = checkBody(merged.raw, merged.issues, options);
     const body = 'body' in checked && !source.issues ? checked.body : undefined;
@@ -169,15 +181,45 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       resume.done += 1;
       return;
     }
+    // Every finding of the record at once: its issues, its values to look at and its dates, valid or not.
+    const dates = body ?? wireDates(merged.raw);
+    const datesProblems = (dates ? dateProblems(dates, datesAt) : []).map(({ path, message, expired }) => ({
+      path,
+      message,
+      expired,
+      ...(expired ? { cause: 'has already passed: the customer could not pay it' } : {}),
+    }));
+    const toLookAt: FieldIssue[] = contactWarnings(body ?? merged.raw);
+    const sentAnyway = (problem: FieldIssue) => ({ ...problem, message: `${problem.message}; sent (--allow-expired)` });
+    const decided = [
+      ...merged.decided,
+      ...(options.allowExpired ? datesProblems.map(withoutExpired).map(sentAnyway) : []),
+    ];
+    warn([...decided, ...toLookAt]);
     if (!body) {
-      invalid(withSourceIssues(source.issues, 'issues' in checked ? checked.issues : []));
+      const checkedIssues = 'issues' in checked ? checked.issues : [];
+      invalid(
+        withSourceIssues(source.issues, [
+          ...checkedIssues,
+          ...(options.allowExpired ? [] : datesProblems.map(withoutExpired)),
+        ]),
+      );
       return;
     }
     // An invoice the customer could not pay is held back like an invalid one, unless the merchant asks for it.
-    const datesProblems = dateProblems(body, datesAt);
     if (datesProblems.length > 0 && !options.allowExpired) {
       heldForDates += 1;
-      invalid(datesProblems.map(({ path, message }) => ({ path, message })));
+      invalid(datesProblems.map(withoutExpired));
+      return;
+    }
+    const referenceless = body.businessReference === undefined;
+    // Under --strict, what a person at a terminal would have looked at is not sent unattended.
+    if (options.strict && (toLookAt.length > 0 || referenceless)) {
+      heldForWarnings += 1;
+      invalid([
+        ...toLookAt.map((warning) => ({ ...warning, message: `${warning.message} (--strict)` })),
+        ...(referenceless ? [noReferenceUnderStrict] : []),
+      ]);
       return;
     }
     result.businessReference = body.businessReference;
@@ -203,18 +245,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference });
     } else if (journal) resume.new += 1;
     toSend += 1;
-    const contact = contactWarnings(body);
-    if (contact.length > 0) {
-      recordsWithValuesToLookAt += 1;
-      for (const value of contact) valuesToLookAt.push(`${place(source, value.path)}: ${value.message}`);
-    }
-    if (datesProblems.length > 0) {
-      recordsWithDateWarnings += 1;
-      if (datesProblems.some((problem) => problem.expired)) alreadyExpired += 1;
-      for (const problem of datesProblems) {
-        datesToLookAt.push(`${place(source, problem.path)}: ${problem.message}`);
-      }
-    }
+    if (referenceless) withoutReference += 1;
+    if (datesProblems.some((problem) => problem.expired)) alreadyExpired += 1;
     // A dry run journals nothing, and spares the JSON text of every body.
     if (!options.planned) return;
     sendOrder.push(index);
@@ -243,14 +275,26 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     toSend,
     sendOrder,
     previouslySent: previouslySentIndexes,
-    dateWarnings: datesToLookAt,
-    recordsWithDateWarnings,
+    warnings,
+    recordsWithWarnings,
     alreadyExpired,
     heldForDates,
-    valuesToLookAt,
-    recordsWithValuesToLookAt,
+    heldForWarnings,
+    withoutReference,
     resume: journal ? resume : undefined,
   };
+}
+
+/** A record without a businessReference, refused under `strict`. */
+const noReferenceUnderStrict: FieldIssue = {
+  path: 'businessReference',
+  message:
+    'is required under --strict: without one, a run of another journal would create the invoice again (--reference-prefix gives each record one)',
+};
+
+/** A date problem as an issue or a warning. */
+function withoutExpired({ expired: _expired, ...issue }: FieldIssue & { expired: boolean }): FieldIssue {
+  return issue;
 }
 
 /** The issues met while reading a record first, then the schema's about other fields. */

@@ -1,8 +1,12 @@
 import type { FieldIssue } from '../errors.js';
 import { withDateForms } from '../input/dates.js';
 import { setByFlag, withFlagName } from '../input/invoice-flags.js';
-import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../input/invoice-input.js';
-import { formatAmount } from '../schemas/number-text.js';
+import {
+  mergeInvoiceSources,
+  settledAmount,
+  withoutAmountEchoingItems,
+  type AmountChoice,
+} from '../input/invoice-input.js';
 import type { InvoiceDefaults } from '../schemas/config.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../schemas/invoice.js';
 import { jsonProblem } from '../input/json-file.js';
@@ -25,8 +29,11 @@ export interface RecordContext {
   now: Date;
   /** The merchant's time zone, whose days dates name (UTC when absent). */
   timeZone?: string;
-  /** --yes: keep an amount that differs from the items' total. */
-  acceptAmountConflicts: boolean;
+  /**
+   * What to send when an amount differs from its items' total: the amount as given (`keep`), the items' total
+   * (`items`), or neither (absent): the record is refused with both figures.
+   */
+  amountChoice?: AmountChoice;
   referencePrefix?: string;
   /**
    * With --drop-unknown-fields: each record is sent without the fields the spec does not list, counted here by
@@ -59,14 +66,15 @@ export function parseRecord(text: string): { record: Record<string, unknown> } |
 
 /**
  * The record merged with the defaults and flags: dates resolved, the amount computed from the items when absent,
- * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash).
+ * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash). An
+ * amount that differs from its items is an issue, or with the merchant's choice a warning of what was decided.
  */
 export function mergeRecord(
   record: Record<string, unknown>,
   recordNumber: number,
   context: RecordContext,
   canonical: () => string,
-): { raw: Record<string, unknown>; issues: FieldIssue[] } {
+): { raw: Record<string, unknown>; issues: FieldIssue[]; decided: FieldIssue[] } {
   let file = record;
   if (context.droppedFields) {
     const { value, dropped } = withoutUnknownFields(context.kind, record);
@@ -83,19 +91,11 @@ export function mergeRecord(
     now: context.now,
     timeZone: context.timeZone,
   });
-  const issues: FieldIssue[] = [];
-  const amount = checkAmount(raw);
-  if (amount.kind === 'computed') raw.amount = amount.amount;
-  else if (amount.kind === 'conflict' && !context.acceptAmountConflicts) {
-    issues.push({
-      path: 'amount',
-      message: `is ${formatAmount(amount.given)}, the items add up to ${formatAmount(amount.computed)} (--yes keeps the amount as given)`,
-    });
-  }
+  const amount = settledAmount(raw, context.amountChoice);
   if (context.referencePrefix && raw.businessReference === undefined) {
     raw.businessReference = generatedReference(context.referencePrefix, canonical(), recordNumber);
   }
-  return { raw, issues };
+  return { raw, issues: amount.issue ? [amount.issue] : [], decided: amount.decided ? [amount.decided] : [] };
 }
 
 /** Validates a merged record with the shared schema; issues of fields set by flags name the flag. */

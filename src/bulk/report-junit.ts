@@ -75,18 +75,25 @@ export function* junitLines(
   const classname = xmlText(suite.input);
   for (const result of results) {
     const open = `    <testcase name="${xmlText(caseName(result, numbered))}" classname="${classname}" time="0"`;
+    // A record's warnings ride on its case, passed or not, as the log a person reads would show them.
+    const warnings = result.warnings
+      ? `      <system-out>${result.warnings.map((warning) => xmlText(`warning: ${warning.path}: ${warning.message}`)).join('\n')}</system-out>`
+      : undefined;
     if (failing.has(result.status)) {
       const { message, details } = failureOf(result);
       yield `${open}>`;
       yield `      <failure type="${result.status}" message="${message}">${details}</failure>`;
-      yield '    </testcase>';
     } else if (skipped.has(result.status)) {
       yield `${open}>`;
       yield `      <skipped message="${xmlText(`${result.status}${result.error ? `: ${result.error}` : ''}`)}"/>`;
-      yield '    </testcase>';
+    } else if (warnings) {
+      yield `${open}>`;
     } else {
       yield `${open}/>`;
+      continue;
     }
+    if (warnings) yield warnings;
+    yield '    </testcase>';
   }
   yield '  </testsuite>';
   yield '</testsuites>';

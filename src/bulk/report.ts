@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { RecordResult } from './results.js';
+import type { FieldIssue } from '../errors.js';
 import type { BatchSummary } from './summary.js';
 import { junitLines, type JunitSuite } from './report-junit.js';
 import { openPrivate } from '../private-file.js';
@@ -22,7 +23,8 @@ export function reportEntry(result: RecordResult, numbered: Numbered = 'line'): 
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
     ...(result.afterLostAnswer ? { afterLostAnswer: true } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
-    ...(result.issues ? { issues: result.issues } : {}),
+    ...(result.issues ? { issues: result.issues.map(pathAndMessage) } : {}),
+    ...(result.warnings ? { warnings: result.warnings.map(pathAndMessage) } : {}),
     ...(result.duplicateOf !== undefined ? { duplicateOf: result.duplicateOf } : {}),
     ...(result.duplicateOfLine !== undefined
       ? { [`duplicateOf${numbered === 'row' ? 'Row' : 'Line'}`]: result.duplicateOfLine }
@@ -30,7 +32,12 @@ export function reportEntry(result: RecordResult, numbered: Numbered = 'line'): 
   };
 }
 
-const csvColumns = ['record', 'line', 'businessReference', 'status', 'invoiceNumber', 'error'] as const;
+/** An issue or warning as reports show it. */
+function pathAndMessage({ path, message }: FieldIssue): FieldIssue {
+  return { path, message };
+}
+
+const csvColumns = ['record', 'line', 'businessReference', 'status', 'invoiceNumber', 'error', 'warnings'] as const;
 
 /** One CSV field, quoted when it holds a comma, a quote or a line break. */
 export function csvField(value: unknown): string {
@@ -43,7 +50,8 @@ export function csvField(value: unknown): string {
 export function csvRow(result: RecordResult): string {
   const error =
     result.error ?? result.issues?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? undefined;
-  const cells = { ...result, error } as Record<string, unknown>;
+  const warnings = result.warnings?.map((warning) => `${warning.path}: ${warning.message}`).join('; ');
+  const cells = { ...result, error, warnings } as Record<string, unknown>;
   return csvColumns.map((column) => csvField(cells[column])).join(',');
 }
 

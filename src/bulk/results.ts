@@ -37,6 +37,8 @@ export interface RecordResult {
   invoiceNumber?: string;
   error?: string;
   issues?: FieldIssue[];
+  /** What to look at in the record, sent or not (a value a spreadsheet may have mangled, an amount kept). */
+  warnings?: FieldIssue[];
   /**
    * Already existed, found when sent again after an attempt of einvoice's (this run's or an earlier run's) whose answer
    * was lost: most likely that attempt created it.
@@ -115,6 +117,18 @@ export class RecordResults implements Iterable<RecordResult> {
     let count = 0;
     for (const result of this.#results) if (wanted.includes(result.status)) count += 1;
     return count;
+  }
+
+  /** How many results have warnings. */
+  countWithWarnings(): number {
+    let count = 0;
+    for (const result of this.#results) if (result.warnings) count += 1;
+    return count;
+  }
+
+  /** The results with warnings, in file order. */
+  withWarnings(): RecordResult[] {
+    return this.#results.filter((result) => result.warnings).map(present);
   }
 
   /** The results with one of `wanted` statuses, in file order. */

@@ -38,7 +38,8 @@ export interface BulkRequest {
     | 'timeZone'
     | 'allowExpired'
     | 'droppedFields'
-    | 'acceptAmountConflicts'
+    | 'amountChoice'
+    | 'strict'
     | 'referencePrefix'
     | 'resendUncertain'
   >;

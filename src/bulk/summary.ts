@@ -29,6 +29,10 @@ export interface BatchSummary {
   durationMs: number;
   /** Records sent although their expiry had passed (--allow-expired); absent when none. */
   alreadyExpired?: number;
+  /** Records with a warning (see each record's `warnings`). */
+  withWarnings: number;
+  /** Records sent (or, in a dry run, to send) without a businessReference; absent when none. */
+  withoutReference?: number;
   journal?: string;
   shard?: string;
   resume?: ResumeCounts;
@@ -53,7 +57,15 @@ export function summarize(
   results: RecordResults,
   about: Pick<
     BatchSummary,
-    'kind' | 'environment' | 'dryRun' | 'durationMs' | 'journal' | 'shard' | 'resume' | 'alreadyExpired'
+    | 'kind'
+    | 'environment'
+    | 'dryRun'
+    | 'durationMs'
+    | 'journal'
+    | 'shard'
+    | 'resume'
+    | 'alreadyExpired'
+    | 'withoutReference'
   >,
 ): BatchSummary {
   const summary: BatchSummary = {
@@ -74,6 +86,8 @@ export function summarize(
     valid: 0,
     durationMs: about.durationMs,
     ...(about.alreadyExpired ? { alreadyExpired: about.alreadyExpired } : {}),
+    withWarnings: 0,
+    ...(about.withoutReference ? { withoutReference: about.withoutReference } : {}),
     ...(about.journal ? { journal: about.journal } : {}),
     ...(about.shard ? { shard: about.shard } : {}),
     ...(about.resume ? { resume: about.resume } : {}),
@@ -81,6 +95,7 @@ export function summarize(
   for (const [status, field] of Object.entries(fieldOf) as Array<[RecordStatus, keyof BatchSummary | undefined]>) {
     if (field) (summary[field] as number) += results.count(status);
   }
+  summary.withWarnings = results.countWithWarnings();
   summary.alreadyExistedAfterLostAnswer = results
     .withStatus('already-existed')
     .filter((result) => result.afterLostAnswer).length;

@@ -41,6 +41,8 @@ export interface Profile {
   timeZoneSource: 'file' | 'TZ' | 'system';
   /** The currency shown beside amounts (`EGP`), from the file's `currency`; never sent. */
   currency?: string;
+  /** The environment's `strict`: hold back every record with a warning (`--strict` and `--no-strict` win). */
+  strict: boolean;
   isProduction: boolean;
   isEmbeddedSandbox: boolean;
   /**
@@ -111,6 +113,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
     defaults: config.defaults ?? {},
     ...zoneOf(config.timeZone, environment),
     ...(config.currency ? { currency: config.currency } : {}),
+    strict: settings?.strict === true,
     isProduction: name === productionEnvironment,
     isEmbeddedSandbox,
     notice,

@@ -2,6 +2,7 @@ import type { InvoiceDefaults } from '../schemas/config.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import { fromMinorUnits, itemsTotalMinor, toMinorUnits } from '../schemas/money.js';
 import type { FieldIssue } from '../errors.js';
+import { formatAmount } from '../schemas/number-text.js';
 import { dateFields, normalizeDate, type MerchantClock } from './dates.js';
 
 /** Where the fields of one invoice come from, lowest precedence first (prompts come after). */
@@ -98,4 +99,47 @@ export function checkAmount(raw: Record<string, unknown>): AmountCheck {
     return { kind: 'conflict', given: raw.amount, computed };
   }
   return { kind: 'as-given' };
+}
+
+/** The merchant's word on an amount that differs from its items' total. */
+export type AmountChoice = 'keep' | 'items';
+
+/**
+ * Settles the amount of `raw` in place: the items' total when no amount is given; when both are given and differ,
+ * the merchant's choice (a warning naming it), or without one an issue naming both figures.
+ */
+export function settledAmount(
+  raw: Record<string, unknown>,
+  choice: AmountChoice | undefined,
+): { issue?: FieldIssue; decided?: FieldIssue } {
+  const amount = checkAmount(raw);
+  if (amount.kind === 'computed') raw.amount = amount.amount;
+  if (amount.kind !== 'conflict') return {};
+  const given = formatAmount(amount.given);
+  const computed = formatAmount(amount.computed);
+  if (choice === 'keep') {
+    return {
+      decided: {
+        path: 'amount',
+        message: `${given} differs from the items' total ${computed}; sent as given (--keep-amount)`,
+      },
+    };
+  }
+  if (choice === 'items') {
+    raw.amount = amount.computed;
+    return {
+      decided: {
+        path: 'amount',
+        message: `${given} differs from the items' total ${computed}; sent as ${computed} (--amount-from-items)`,
+      },
+    };
+  }
+  return {
+    issue: {
+      path: 'amount',
+      message: `is ${given}, the items add up to ${computed}: --keep-amount sends ${given}, --amount-from-items sends ${computed}`,
+      cause:
+        "differs from the items' total: --keep-amount sends the amount as given, --amount-from-items the items' total",
+    },
+  };
 }

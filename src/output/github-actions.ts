@@ -62,6 +62,11 @@ function problemOf(result: RecordResult, separator = '\n'): string {
   return [result.error, ...issues].filter((line) => line !== undefined && line !== '').join(separator);
 }
 
+/** A record's warnings, one per line (or joined by `separator`). */
+function warningsOf(result: RecordResult, separator = '\n'): string {
+  return (result.warnings ?? []).map((warning) => `${warning.path}: ${warning.message}`).join(separator);
+}
+
 /** The annotation of each record to act on, in file order, then the records that deserve a look. */
 export function recordAnnotations(results: RecordResults, input: AnnotatedInput): string[] {
   const annotate = (level: 'error' | 'warning', result: RecordResult) =>
@@ -74,9 +79,22 @@ export function recordAnnotations(results: RecordResults, input: AnnotatedInput)
       },
       `${recordName(result, input.numbered)}: ${problemOf(result) || result.status}`,
     );
+  // A record's warnings are annotated on its line whatever became of it: sent, held back, or refused.
+  const warned = results.withWarnings().map((result) =>
+    workflowCommand(
+      'warning',
+      {
+        file: input.file,
+        line: input.file === undefined ? undefined : result.line,
+        title: 'einvoice: to look at',
+      },
+      `${recordName(result, input.numbered)}: ${warningsOf(result)}`,
+    ),
+  );
   return [
     ...results.withStatus(...errorStatuses).map((result) => annotate('error', result)),
     ...results.withStatus(...warningStatuses).map((result) => annotate('warning', result)),
+    ...warned,
   ];
 }
 
@@ -105,6 +123,7 @@ export function stepSummary(
   numbered: 'line' | 'row',
   input: string,
   next?: string,
+  runWarnings: readonly string[] = [],
 ): string {
   const head = summary.dryRun
     ? `Dry run of ${countOf(summary.total, `${summary.kind} invoice record`)} from ${input} (${summary.environment}): nothing was sent`
@@ -140,6 +159,23 @@ export function stepSummary(
     }
     if (attention.length > listedOnPage) {
       lines.push('', `...and ${formatCount(attention.length - listedOnPage)} more: \`--report FILE\` lists them all.`);
+    }
+  }
+  const warned = results.withWarnings();
+  if (warned.length > 0 || runWarnings.length > 0) {
+    lines.push('', '#### Warnings', '');
+    for (const warning of runWarnings) lines.push(`- ${cell(warning)}`);
+    if (warned.length > 0) {
+      if (runWarnings.length > 0) lines.push('');
+      lines.push(`| ${numbered === 'row' ? 'Row' : 'Record'} | Status | To look at |`, '| ---: | --- | --- |');
+      for (const result of warned.slice(0, listedOnPage)) {
+        const where = numbered === 'row' ? result.line : result.record;
+        const reference = result.businessReference === undefined ? '' : ` (${cell(result.businessReference)})`;
+        lines.push(`| ${where ?? result.record}${reference} | ${result.status} | ${cell(warningsOf(result, '; '))} |`);
+      }
+      if (warned.length > listedOnPage) {
+        lines.push('', `...and ${formatCount(warned.length - listedOnPage)} more: \`--report FILE\` lists them all.`);
+      }
     }
   }
   if (next) lines.push('', `**What to do next:** ${cell(next)}`);

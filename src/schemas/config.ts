@@ -47,6 +47,8 @@ export const environmentSchema = z
       })
       .optional(),
     tokenCommand: text().optional(),
+    // Unattended runs of this environment refuse what a person at a terminal would have looked at.
+    strict: z.boolean().optional(),
   })
   .check((ctx) => {
     const given = tokenSources.filter((source) => ctx.value[source] !== undefined);

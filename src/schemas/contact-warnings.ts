@@ -1,9 +1,10 @@
 import { notifiesByEmail } from './enums.js';
 import { isEmailAddress } from './fields.js';
+import { visible } from './visible-text.js';
 
 // What may be wrong with how a customer is reached without being against the spec, which gives the contact fields
-// no format: the invoice is sent as given, and the merchant is told what to look at. Zod-free, for the one-invoice
-// flow and the plan of a bulk run alike.
+// no format: the merchant is told what to look at, and nothing is rewritten. Zod-free, for the one-invoice flow and
+// the plan of a bulk run alike.
 
 /** One value to look at: the field, and what about it, in words that follow the field. */
 export interface ValueToLookAt {
@@ -11,30 +12,70 @@ export interface ValueToLookAt {
   message: string;
 }
 
-/** Ten digits starting with 1, without a `+`: an Egyptian mobile number (01x...) whose leading 0 was dropped. */
-const withoutLeadingZero = /^1\d{9}$/;
+/** An Egyptian mobile number in its national form: 01, then 0, 1, 2 or 5, then 8 digits. */
+const egyptianMobile = /^01[0125]\d{8}$/;
+const egyptianPlan = '01 then 0, 1, 2 or 5, then 8 digits';
+/** Blanks and dashes a number is written with; the schema drops them (and parentheses) before it is sent. */
+const separators = /[\s().-]/g;
+
+/**
+ * Why a mobile number is not an Egyptian mobile, or undefined when it is one or belongs to another country. The
+ * service is Egyptian and its samples use the national form; a number with another `+` country code is taken as
+ * the schema takes it.
+ */
+export function egyptianMobileProblem(mobile: string): string | undefined {
+  const compact = mobile.replace(separators, '');
+  const international = /^(?:\+|00)(\d*)$/.exec(compact);
+  if (international) {
+    const digits = international[1] ?? '';
+    if (!digits.startsWith('20')) return undefined;
+    const national = digits.slice(2);
+    if (egyptianMobile.test(`0${national}`)) return undefined;
+    if (egyptianMobile.test(national)) {
+      return `is not an Egyptian mobile: after +20 comes the number without its leading 0 (+20${national.slice(1)}?)`;
+    }
+    return `is not an Egyptian mobile: +20 then 1, then 0, 1, 2 or 5, then 8 digits (${digitCount(national)} after +20)`;
+  }
+  if (egyptianMobile.test(compact)) return undefined;
+  if (/^1[0125]\d{8}$/.test(compact)) {
+    return `looks like a number whose leading 0 a spreadsheet dropped (0${compact}?): format the column as text`;
+  }
+  if (/^01\d{8}$/.test(compact)) {
+    return `is the old 10-digit form of an Egyptian mobile (${egyptianPlan}): ask the customer for the number as it is now`;
+  }
+  if (/^01\d*$/.test(compact)) {
+    const length = compact.length;
+    return length === 11
+      ? `is not an Egyptian mobile: ${compact.slice(0, 3)} is no mobile network (${egyptianPlan})`
+      : `is not an Egyptian mobile: ${digitCount(compact)}, one has 11 (${egyptianPlan})`;
+  }
+  return `is not an Egyptian mobile (${egyptianPlan}; or +, then the country code)`;
+}
+
+function digitCount(digits: string): string {
+  return `${digits.length} ${digits.length === 1 ? 'digit' : 'digits'}`;
+}
 
 /**
  * The contact values of an invoice to look at: an e-mail that is no address on an invoice that does not notify by
- * e-mail (sent as given), and a mobile number a spreadsheet most likely mangled by reading it as a number.
+ * e-mail, and a mobile number that is not an Egyptian mobile (a spreadsheet may have mangled it).
  */
 export function contactWarnings(invoice: {
-  communicationMethod?: string;
-  customer: { email?: string; mobile: string };
+  communicationMethod?: unknown;
+  customer?: { email?: unknown; mobile?: unknown };
 }): ValueToLookAt[] {
-  const { email, mobile } = invoice.customer;
+  const { email, mobile } = invoice.customer ?? {};
+  const method = typeof invoice.communicationMethod === 'string' ? invoice.communicationMethod : undefined;
   const found: ValueToLookAt[] = [];
-  if (email !== undefined && !notifiesByEmail(invoice.communicationMethod) && !isEmailAddress(email)) {
+  if (typeof email === 'string' && !notifiesByEmail(method) && !isEmailAddress(email)) {
     found.push({
       path: 'customer.email',
-      message: `${email} is not an e-mail address (the invoice notifies by ${invoice.communicationMethod ?? 'SMS'})`,
+      message: `${visible(email)} is not an e-mail address (the invoice notifies by ${method ?? 'SMS'})`,
     });
   }
-  if (withoutLeadingZero.test(mobile)) {
-    found.push({
-      path: 'customer.mobile',
-      message: `${mobile} looks like a number whose leading 0 a spreadsheet dropped (0${mobile}?): format the column as text`,
-    });
+  const mobileProblem = typeof mobile === 'string' ? egyptianMobileProblem(mobile) : undefined;
+  if (mobileProblem !== undefined) {
+    found.push({ path: 'customer.mobile', message: `${visible(String(mobile))} ${mobileProblem}` });
   }
   return found;
 }

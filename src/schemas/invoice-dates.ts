@@ -48,6 +48,21 @@ export function dateProblems(invoice: InvoiceDates, now: string): DateProblem[] 
   return problems;
 }
 
+const wireDay = /^\d{4}-\d{2}-\d{2}$/;
+const wireInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The dates of a request the schema has not passed (it may be wrong elsewhere), when all three are in their wire
+ * shapes: its dates can still be told to the merchant with its other problems.
+ */
+export function wireDates(raw: Record<string, unknown>): InvoiceDates | undefined {
+  const { sendingDate, releaseDate, expiryDate } = raw;
+  if (typeof sendingDate !== 'string' || !wireDay.test(sendingDate)) return undefined;
+  if (typeof releaseDate !== 'string' || !wireInstant.test(releaseDate)) return undefined;
+  if (typeof expiryDate !== 'string' || !wireInstant.test(expiryDate)) return undefined;
+  return { sendingDate, releaseDate, expiryDate };
+}
+
 /** The problems of `dateProblems` as sentences: `expiryDate 2026-01-01T... has already passed ...`. */
 export function dateWarnings(invoice: InvoiceDates, now: string): string[] {
   return dateProblems(invoice, now).map((problem) => `${problem.path} ${problem.message}.`);

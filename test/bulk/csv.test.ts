@@ -54,11 +54,15 @@ describe('cells', () => {
   it('names a date in another shape with the shapes that are read, and leaves words to the schema', () => {
     const date = { path: 'sendingDate', cell: 'date' } as const;
     for (const written of ['01-12-2026', '01/12/26', '2026/12/01', '1.12.2026', '2026-12-1']) {
+      const declared = 'not a date as declared with --date-format DD/MM/YYYY (31/12/2026), nor YYYY-MM-DD';
       expect(readCell(written, date, 'DD/MM/YYYY'), written).toEqual({
-        issue: `is ${written}: not a date as declared with --date-format DD/MM/YYYY (31/12/2026), nor YYYY-MM-DD`,
+        issue: `is ${written}: ${declared}`,
+        cause: declared,
       });
+      const undeclared = 'write a date as YYYY-MM-DD (2026-12-31), or declare DD/MM/YYYY with --date-format';
       expect(readCell(written, date, undefined), written).toEqual({
-        issue: `is ${written}: write a date as YYYY-MM-DD (2026-12-31), or declare DD/MM/YYYY with --date-format`,
+        issue: `is ${written}: ${undeclared}`,
+        cause: undeclared,
       });
     }
     expect(readCell('today', date, 'DD/MM/YYYY')).toEqual({ value: 'today' });

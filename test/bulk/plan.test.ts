@@ -1,3 +1,4 @@
+import type { FieldIssue } from '../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import { inShard, planBatch, type PlanOptions } from '../../src/bulk/plan.js';
 import { readRecords } from '../../src/bulk/records.js';
@@ -24,7 +25,6 @@ async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
     defaults: {},
     flags: {},
     now,
-    acceptAmountConflicts: false,
     resendUncertain: false,
     records: readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
     planned: {
@@ -43,7 +43,15 @@ async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
     return { ...entry, index, previouslySent: result.previouslySent.has(index) };
   });
   // The results as a plain list, each made by RecordResults.get().
-  return { ...result, results: [...result.results], planned };
+  // Issues and warnings as messages show them; how they are grouped is the display's.
+  const shown = ({ path, message }: FieldIssue) => ({ path, message });
+  return {
+    ...result,
+    issues: result.issues.map(shown),
+    warnings: result.warnings.map(shown),
+    results: [...result.results],
+    planned,
+  };
 }
 
 function journalOf(entries: JournaledRecord[], resolveDatesAt = now): JournalState {
@@ -138,7 +146,7 @@ describe('validation before anything is sent', () => {
     ]);
   });
 
-  it('makes an amount that differs from the items invalid, unless --yes keeps it', async () => {
+  it('makes an amount that differs from the items invalid, unless the run says which to send', async () => {
     const conflicting = record(1, {
       amount: 50,
       items: [{ itemCode: 'A', purchasedQuantity: 1, price: 10, nameEn: 'a', nameAr: 'b' }],
@@ -147,11 +155,22 @@ describe('validation before anything is sent', () => {
     expect(refused.issues).toEqual([
       {
         path: 'record 1 (line 1): amount',
-        message: 'is 50.00, the items add up to 10.00 (--yes keeps the amount as given)',
+        message: 'is 50.00, the items add up to 10.00: --keep-amount sends 50.00, --amount-from-items sends 10.00',
       },
     ]);
-    const kept = await plan([conflicting], { acceptAmountConflicts: true });
+    const kept = await plan([conflicting], { amountChoice: 'keep' });
     expect(kept.planned[0]?.body.amount).toBe(50);
+    expect(kept.warnings).toEqual([
+      {
+        path: 'record 1 (line 1): amount',
+        message: "50.00 differs from the items' total 10.00; sent as given (--keep-amount)",
+      },
+    ]);
+    const fromItems = await plan([conflicting], { amountChoice: 'items' });
+    expect(fromItems.planned[0]?.body.amount).toBe(10);
+    expect(fromItems.warnings.map((warning) => warning.message)).toEqual([
+      "50.00 differs from the items' total 10.00; sent as 10.00 (--amount-from-items)",
+    ]);
   });
 
   it('names the flag of a field set by a flag', async () => {

@@ -17,6 +17,17 @@ const results: RecordResult[] = [
   { record: 3, line: 3, status: 'invalid', issues: [{ path: 'customer.mobile', message: 'is required' }] },
   { record: 4, line: 4, businessReference: 'R1', status: 'duplicate', duplicateOf: 1, error: 'same as record 1' },
   { record: 5, line: 5, businessReference: 'R5', status: 'already-existed', invoiceNumber: '999' },
+  {
+    record: 6,
+    line: 6,
+    businessReference: 'R6',
+    status: 'created',
+    invoiceNumber: '1000002',
+    warnings: [
+      { path: 'customer.mobile', message: '1012345678 looks like a number whose leading 0 a spreadsheet dropped' },
+      { path: 'amount', message: "150.00 differs from the items' total 281.10; sent as given (--keep-amount)" },
+    ],
+  },
 ];
 
 const about = { kind: 'single', environment: 'staging', dryRun: false, durationMs: 1500 } as const;
@@ -26,12 +37,13 @@ describe('--report', () => {
     const path = join(tempDir(), 'report.csv');
     await writeReport(path, results);
     expect(readFileSync(path, 'utf8').split('\n')).toEqual([
-      'record,line,businessReference,status,invoiceNumber,error',
-      '1,1,R1,created,1000001,',
-      '2,2,,uncertain,,"the connection was dropped, ""maybe"" created"',
-      '3,3,,invalid,,customer.mobile: is required',
-      '4,4,R1,duplicate,,same as record 1',
-      '5,5,R5,already-existed,999,',
+      'record,line,businessReference,status,invoiceNumber,error,warnings',
+      '1,1,R1,created,1000001,,',
+      '2,2,,uncertain,,"the connection was dropped, ""maybe"" created",',
+      '3,3,,invalid,,customer.mobile: is required,',
+      '4,4,R1,duplicate,,same as record 1,',
+      '5,5,R5,already-existed,999,,',
+      "6,6,R6,created,1000002,,customer.mobile: 1012345678 looks like a number whose leading 0 a spreadsheet dropped; amount: 150.00 differs from the items' total 281.10; sent as given (--keep-amount)",
       '',
     ]);
   });
@@ -43,7 +55,13 @@ describe('--report', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
+    expect(lines[5]).toMatchObject({
+      warnings: [
+        { path: 'customer.mobile', message: expect.stringContaining('leading 0') },
+        { path: 'amount', message: expect.stringContaining('--keep-amount') },
+      ],
+    });
     expect(lines[0]).toEqual({
       record: 1,
       line: 1,
@@ -72,19 +90,21 @@ describe('--json and the summary', () => {
     out.end();
     const document = JSON.parse(await written) as { summary: Record<string, unknown>; records: unknown[] };
     expect(document.summary).toMatchObject({
-      total: 5,
-      created: 1,
+      total: 6,
+      created: 2,
+      withWarnings: 1,
       alreadyExisted: 1,
       uncertain: 1,
       invalid: 1,
       duplicatesInFile: 1,
       failed: 0,
     });
-    expect(document.records).toHaveLength(5);
+    expect(document.records).toHaveLength(6);
+    expect(document.records[5]).toMatchObject({ warnings: [{ path: 'customer.mobile' }, { path: 'amount' }] });
     // The summary is the first line, each record a line of its own.
     const lines = (await written).trimEnd().split('\n');
     expect(lines[0]).toBe(`{"summary":${JSON.stringify(summary)},`);
-    expect(lines.slice(2, 7).map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toEqual(document.records);
+    expect(lines.slice(2, 8).map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toEqual(document.records);
   });
 
   it('counts every status, and tells the records that leave the batch unfinished', () => {
@@ -95,7 +115,7 @@ describe('--json and the summary', () => {
       RecordResults.of(results),
       new Chalk({ level: 0 }),
     );
-    expect(rendered).toContain('5 single invoice records in staging, 1.5 s:');
+    expect(rendered).toContain('6 single invoice records in staging, 1.5 s:');
     const one = results.slice(0, 1);
     expect(
       renderSummary(summarize(RecordResults.of(one), about), RecordResults.of(one), new Chalk({ level: 0 })),

@@ -129,9 +129,9 @@ describe('a CSV written as Excel writes it', () => {
 
     const result = await runCreate(home, [...args, '--allow-expired']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('1 record has 1 date to look at; they are sent (--allow-expired):');
+    expect(result.stderr).toContain('1 record has 1 warning to look at:');
     expect(result.stderr).toContain(
-      '  row 2, column expiryDate (G): 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01',
+      '  row 2, column expiryDate (G): 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01; sent (--allow-expired)',
     );
     expect(result.stderr).not.toContain('row 3');
   });
@@ -200,7 +200,7 @@ describe('a sheet refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(0);
     expect(existsSync(join(home, 'sheet.csv.local.journal.ndjson'))).toBe(false);
     const rows = readFileSync(join(home, 'report.csv'), 'utf8').trim().split('\n');
-    expect(rows[0]).toBe('record,row,businessReference,status,invoiceNumber,error');
+    expect(rows[0]).toBe('record,row,businessReference,status,invoiceNumber,error,warnings');
     expect(rows.slice(1).map((row) => row.split(',').slice(0, 4).join(','))).toEqual([
       '1,2,R-1,not-sent',
       '2,4,R-2,invalid',

@@ -317,21 +317,35 @@ describe('create from flags: what is refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
-  it('exits 2 when --amount differs from the items, and keeps the amount with --yes', async () => {
+  it('exits 2 when --amount differs from the items, --yes or not; --keep-amount or --amount-from-items decides', async () => {
     const withAmount = [...without(singleArgs, '--business-reference'), '--amount', '25'];
     const before = await received(sandbox);
 
-    const refused = await runCreate(home, withAmount);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("The amount 25.00 differs from the items' total 20.30; nothing was sent.");
-    expect(refused.stderr).toContain('  amount (--amount): is 25.00, the items add up to 20.30');
+    for (const args of [withAmount, [...withAmount, '--yes'], [...withAmount, '--yes', '--dry-run']]) {
+      const refused = await runCreate(home, args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain('nothing was sent.');
+      expect(refused.stderr).toContain('  amount (--amount): is 25.00, the items add up to 20.30');
+      expect(refused.stderr).toContain(
+        "--keep-amount sends 25.00 as given, --amount-from-items sends the items' total 20.30",
+      );
+      expect(refused.stdout).toBe('');
+    }
     expect((await received(sandbox)).count).toBe(before.count);
 
-    const kept = await runCreate(home, [...withAmount, '--yes']);
-    expect(kept.code).toBe(0);
-    expect(kept.stderr).toContain("The amount 25.00 differs from the items' total 20.30; keeping 25.00 (--yes).");
+    const kept = await runCreate(home, [...withAmount, '--keep-amount']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).toContain("amount: 25.00 differs from the items' total 20.30; sent as given (--keep-amount).");
     const { businessReference: _reference, ...rest } = singleBody;
     expect((await received(sandbox)).last?.request).toStrictEqual({ ...rest, amount: 25 });
+
+    const fromItems = await runCreate(home, [...withAmount, '--amount-from-items']);
+    expect(fromItems.code, fromItems.stderr).toBe(0);
+    expect(fromItems.stderr).toContain('sent as 20.30 (--amount-from-items)');
+    expect((await received(sandbox)).last?.request).toStrictEqual({ ...rest, amount: 20.3 });
+
+    const both = await runCreate(home, [...withAmount, '--keep-amount', '--amount-from-items']);
+    expect(both.code).toBe(2);
   });
 
   it('exits 4 showing the existing invoice when the service refuses a duplicate', async () => {

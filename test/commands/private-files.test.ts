@@ -65,7 +65,7 @@ describe('invalid records: every problem can be had', () => {
     writeNdjson(
       home,
       'batch.ndjson',
-      records(25).map((value) => ({ ...value, customer: { name: 'X' } })),
+      records(25).map((value, index) => ({ ...value, [`extra${index}`]: 1 })),
     );
     const result = await runCreate(home, ['single', '--file', 'batch.ndjson']);
     expect(result.code).toBe(2);

@@ -30,6 +30,9 @@ import { checkWritable } from '../../private-file.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
+import { groupedFindings } from '../../output/findings.js';
+import type { AmountChoice } from '../../input/invoice-input.js';
+import type { FieldIssue } from '../../errors.js';
 import type { CreateOptions } from './options.js';
 
 export interface BulkCreateOptions extends CreateOptions, BulkFlags {}
@@ -82,7 +85,7 @@ export async function createInvoicesInBulk(
   /** Time spent waiting for the merchant's answer to the question: not the run's. */
   let answering = 0;
   /** What the run says once it ends, set once its plan is known. */
-  let finish: (durationMs: number, showSummary?: boolean) => Promise<void> = () => Promise.resolve();
+  let finish: (durationMs: number, refused?: { next: string }) => Promise<void> = () => Promise.resolve();
 
   // A run keeps a result for each record: left alone, V8 lets the heap grow to several times what is alive and
   // its young generation to its largest, which at a million records is a gigabyte a CI runner may not have.
@@ -103,7 +106,8 @@ export async function createInvoicesInBulk(
           timeZone: profile.timeZone,
           allowExpired: Boolean(options.allowExpired),
           droppedFields,
-          acceptAmountConflicts: Boolean(options.yes),
+          amountChoice: amountChoiceOf(options),
+          strict: options.strict ?? profile.strict,
           referencePrefix: options.referencePrefix,
           resendUncertain: Boolean(options.resendUncertain),
         },
@@ -158,6 +162,7 @@ export async function createInvoicesInBulk(
         shard,
         resume: plan.resume,
         alreadyExpired: plan.alreadyExpired,
+        withoutReference: plan.withoutReference,
       });
     // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
     let jsonWritten = false;
@@ -180,9 +185,10 @@ export async function createInvoicesInBulk(
         void writeJsonReport(out as NodeJS.WritableStream, summaryOf(Date.now() - started), plan.results, numbered);
       };
     }
-    return async (durationMs: number, showSummary = true) => {
+    // A refused run shows no summary: its error lists the problems, and says what to do next.
+    return async (durationMs: number, refused?: { next: string }) => {
       const summary = summaryOf(durationMs);
-      if (showSummary) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
+      if (!refused) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
       if (reportPath) {
         const suite = { input: input.name, kind, durationMs, timestamp: new Date(started) };
         await writeReport(reportPath, plan.results, numbered, suite).catch((error: unknown) => {
@@ -200,8 +206,9 @@ export async function createInvoicesInBulk(
       if (inGithubActions(context.env)) {
         const { reportToGithub } = await import('./github-run.js');
         const unfinished = plan.results.withStatus(...unfinishedStatuses);
-        const next = unfinished.length > 0 ? whatNext(unfinished) : undefined;
-        await reportToGithub({ summary, results: plan.results, numbered, input, next }, context);
+        const next = refused?.next ?? (unfinished.length > 0 ? whatNext(unfinished) : undefined);
+        const runWarnings = plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : [];
+        await reportToGithub({ summary, results: plan.results, numbered, input, next, runWarnings }, context);
       }
     };
   }
@@ -213,30 +220,45 @@ export async function createInvoicesInBulk(
       terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
     }
     if (plan.results.length === 0) terminal.warn(`--file ${input.name} holds no invoice records: nothing to send.`);
+    // Every warning of every record is told first, whether or not the run goes on: a dry run shows them all at once.
+    tellWarnings(plan, terminal);
     // Bytes that are not text in the file's encoding mean the whole file was read in the wrong one: none is sent,
     // --skip-invalid or not.
     const undecodable = input.undecodable();
     if (undecodable) {
       plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
-      await finish(Date.now() - started, false);
       const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-      throw new UsageError(`${problem}; nothing was sent.`, { issues: plan.issues, hint });
+      await finish(Date.now() - started, { next: hint });
+      throw new UsageError(`${problem}; nothing was sent.`, { issues: groupedFindings(plan.issues), hint });
     }
     if (plan.issues.length > 0 && !options.skipInvalid) {
       plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
+      const issues = groupedFindings(plan.issues);
+      const hint = [
+        'Fix them and run the same command again, or pass --skip-invalid (skip-invalid: true in the GitHub Action) ' +
+          'to send the valid records and report the others.',
+        plan.heldForDates > 0
+          ? `${counted(plan.heldForDates, 'record is', 'records are')} held back for ${plan.heldForDates === 1 ? 'its' : 'their'} dates alone: ` +
+            'fix them first (an expiry ahead, after the sending and release dates); only as an exception, --allow-expired sends them as they are.'
+          : undefined,
+        plan.heldForWarnings > 0
+          ? `${counted(plan.heldForWarnings, 'record is', 'records are')} held back for ${plan.heldForWarnings === 1 ? 'its' : 'their'} warnings (--strict): ` +
+            'correct the values, or give the records without a businessReference one (--reference-prefix).'
+          : undefined,
+        issues.length > listedIssues
+          ? `--report FILE lists all ${formatCount(plan.issues.length)} problems.`
+          : undefined,
+      ]
+        .filter(Boolean)
+        .join(' ');
       // The error lists the problems; the report and --json still account for every record.
-      await finish(Date.now() - started, false);
+      await finish(Date.now() - started, { next: hint });
       const invalid = plan.results.count('invalid');
       throw new UsageError(
         `${ofRecords(invalid, plan.results.length, 'is invalid', 'are invalid')}; nothing was sent.`,
         {
-          issues: plan.issues,
-          hint:
-            'Fix them, or pass --skip-invalid to send the valid records and report the others.' +
-            (plan.heldForDates > 0
-              ? ` ${counted(plan.heldForDates, 'record is', 'records are')} held back for ${plan.heldForDates === 1 ? 'its' : 'their'} dates alone: --allow-expired sends them.`
-              : '') +
-            (plan.issues.length > listedIssues ? ` --report FILE lists all ${plan.issues.length} problems.` : ''),
+          issues,
+          hint,
         },
       );
     }
@@ -342,34 +364,8 @@ function announce(
         `not sent: ${some.join(', ')}${duplicates.length > 5 ? ', ...' : ''}.`,
     );
   }
-  if (plan.dateWarnings.length > 0) {
-    const count = plan.dateWarnings.length;
-    const records = plan.recordsWithDateWarnings;
-    const lines = plan.dateWarnings.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
-    if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
-    terminal.warn(
-      `${counted(records, 'record has', 'records have')} ${counted(count, 'date', 'dates')} to look at; ` +
-        `they are sent (--allow-expired):\n${lines.join('\n')}`,
-    );
-  }
-  if (plan.valuesToLookAt.length > 0) {
-    const count = plan.valuesToLookAt.length;
-    const lines = plan.valuesToLookAt.slice(0, listedIssues).map((warning) => `  ${terminalSafe(warning)}`);
-    if (count > listedIssues) lines.push(`  ...and ${formatCount(count - listedIssues)} more`);
-    terminal.warn(
-      `${counted(plan.recordsWithValuesToLookAt, 'record has', 'records have')} ${counted(count, 'value', 'values')} ` +
-        `to look at; the spec gives them no format, so they are sent as given:\n${lines.join('\n')}`,
-    );
-  }
   if (plan.issues.length > 0) {
-    // A record that is not JSON is quoted in its issue: the file's text, printed without escapes.
-    const lines = plan.issues
-      .slice(0, listedIssues)
-      .map((issue) => `  ${terminalSafe(issue.path)}: ${terminalSafe(issue.message)}`);
-    if (plan.issues.length > listedIssues) {
-      lines.push(`  ...and ${plan.issues.length - listedIssues} more (--report FILE lists them all)`);
-    }
-    terminal.warn(`Invalid records are skipped (--skip-invalid):\n${lines.join('\n')}`);
+    terminal.warn(`Invalid records are skipped (--skip-invalid):\n${listed(groupedFindings(plan.issues))}`);
   }
 }
 
@@ -390,6 +386,45 @@ async function confirm(
   } finally {
     if (context.interrupt) context.interrupt.asking = false;
   }
+}
+
+/**
+ * The warnings of the records, the same cause on many records told once, and the records without a
+ * businessReference, which a run of another journal would create again.
+ */
+function tellWarnings(plan: Plan, terminal: Session['terminal']): void {
+  if (plan.warnings.length > 0) {
+    terminal.warn(
+      `${counted(plan.recordsWithWarnings, 'record has', 'records have')} ${counted(plan.warnings.length, 'warning', 'warnings')} ` +
+        `to look at:\n${listed(groupedFindings(plan.warnings))}`,
+    );
+  }
+  if (plan.withoutReference > 0) terminal.warn(withoutReferenceWarning(plan.withoutReference));
+}
+
+/** The run's one warning about records without a businessReference. */
+function withoutReferenceWarning(count: number): string {
+  return (
+    `${counted(count, 'record has', 'records have')} no businessReference: only this journal knows whether ` +
+    `${count === 1 ? 'it was' : 'they were'} created, and a run from another journal (a new workflow run, another ` +
+    'machine) would create them again. --reference-prefix gives each one a reference from its content.'
+  );
+}
+
+/** Findings as indented lines, the first `listedIssues` of them; the text is the file's, printed without escapes. */
+function listed(findings: readonly FieldIssue[]): string {
+  const lines = findings
+    .slice(0, listedIssues)
+    .map((finding) => `  ${terminalSafe(finding.path)}: ${terminalSafe(finding.message)}`);
+  if (findings.length > listedIssues) {
+    lines.push(`  ...and ${formatCount(findings.length - listedIssues)} more (--report FILE lists them all)`);
+  }
+  return lines.join('\n');
+}
+
+/** The merchant's word on amounts that differ from their items' total: `--keep-amount` or `--amount-from-items`. */
+function amountChoiceOf(options: BulkCreateOptions): AmountChoice | undefined {
+  return options.keepAmount ? 'keep' : options.amountFromItems ? 'items' : undefined;
 }
 
 /** What the merchant can do about the records that were not created. */

@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import { whenAsked, type CommandContext } from '../../context.js';
 import { EinvoiceError, InterruptedError, UsageError, type FieldIssue } from '../../errors.js';
-import { checkAmount, mergeInvoiceSources, withoutAmountEchoingItems } from '../../input/invoice-input.js';
+import {
+  checkAmount,
+  mergeInvoiceSources,
+  settledAmount,
+  withoutAmountEchoingItems,
+  type AmountChoice,
+} from '../../input/invoice-input.js';
 import { invoiceFromFlags, toCommandLine, withSourceName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
 import { asObject, writeProblem } from '../../input/json-file.js';
@@ -9,11 +15,12 @@ import { confirmAction, interruptible, promptContext } from '../../input/prompts
 import { countOf, formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview, withCurrency } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
-import { dateProblems } from '../../schemas/invoice-dates.js';
+import { dateProblems, wireDates } from '../../schemas/invoice-dates.js';
 import { contactWarnings } from '../../schemas/contact-warnings.js';
 import { withoutUnknownFields } from '../../schemas/unknown-fields.js';
 import { normalizeDate, withDateForms } from '../../input/dates.js';
 import { utcInstant } from '../../schemas/calendar.js';
+import { calendarDateIn } from '../../schemas/time-zone.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { Profile } from '../../config/profile.js';
 import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/invoice.js';
@@ -72,9 +79,13 @@ export async function createOneInvoice(
         run.terminal.err.dim(`Amount ${formatAmount(checked.invoice.amount)} is the total of the items.`),
       );
     }
+    if (!run.terminal.interactive) refuseWhatIsLeft(run, checked.invoice);
     let invoice = await settleAmount(run, checked.invoice);
+    const strict = run.options.strict ?? run.profile.strict;
     for (const value of contactWarnings(invoice)) {
       const named = withSourceName(value, run.sources);
+      // Under --strict a value to look at is refused; a person at a terminal is warned and decides.
+      if (strict && !run.terminal.interactive) continue;
       run.terminal.warn(`${named.path}: ${named.message}; sent as given.`);
     }
     invoice = await checkDates(run, invoice);
@@ -138,17 +149,16 @@ async function checkAndAsk(
   if (!terminal.interactive) {
     const fromItems = amountFromItems && Array.isArray(raw.items) && raw.items.length > 0;
     const schemaIssues = result.success ? [] : ofAmountFromItems(result.issues, fromItems, named);
-    // The amount that differs from its items is said with the other problems, not after they are mended.
-    const conflict = run.options.yes ? undefined : amountConflictIssue(run, raw);
+    if (result.success && flagIssues.length === 0) return { invoice: result.data, asked: false };
+    // Every problem of the request at once: its fields, its amount against its items, its dates, its warnings.
+    const beyond = beyondTheSchema(run, raw);
+    tellWarnings(run, beyond.warnings);
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe([
-        ...flagIssues,
-        ...notCoveredBy(flagIssues, schemaIssues, raw),
-        ...(conflict ? [conflict.issue] : []),
-      ]),
-      hint:
-        `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}` +
-        (conflict ? ` ${conflict.hint}` : ''),
+      issues: dedupe([...flagIssues, ...notCoveredBy(flagIssues, schemaIssues, raw), ...beyond.issues]),
+      hint: [
+        `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
+        ...beyond.hints,
+      ].join(' '),
     });
   }
   // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
@@ -257,22 +267,24 @@ function withComputedAmount(raw: Record<string, unknown>): Record<string, unknow
   return check.kind === 'computed' ? { ...raw, amount: check.amount } : raw;
 }
 
-/** When --amount differs from the items' total, the merchant decides: asked in a terminal, else --yes keeps it. */
+/**
+ * When the amount differs from the items' total, the merchant decides: by --keep-amount or --amount-from-items
+ * (told as a warning), else asked in a terminal; elsewhere it was refused with the other problems.
+ */
 async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> {
-  const { kind, options, context, terminal } = run;
+  const { kind, context, terminal } = run;
   const check = checkAmount(invoice);
   if (check.kind !== 'conflict') return invoice;
   const difference = `The amount ${formatAmount(check.given)} differs from the items' total ${formatAmount(check.computed)}`;
-  if (options.yes) {
-    terminal.warn(`${difference}; keeping ${formatAmount(check.given)} (--yes).`);
-    return invoice;
-  }
-  if (!terminal.interactive) {
-    const conflict = amountConflictIssue(run, invoice) as AmountConflict;
-    throw new UsageError(`${difference}; nothing was sent.`, { issues: [conflict.issue], hint: conflict.hint });
+  const choice = amountChoiceOf(run.options);
+  if (choice) {
+    const raw: Raw = { ...invoice };
+    const { decided } = settledAmount(raw, choice);
+    if (decided) terminal.warn(`${decided.path}: ${decided.message}.`);
+    return raw as Invoice;
   }
   const { select } = await import('../../input/inquirer.js');
-  const choice = await interruptible(() =>
+  const chosen = await interruptible(() =>
     select(
       {
         message: `${difference}. Which should the ${kind} invoice use?`,
@@ -284,7 +296,77 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
       promptContext(context),
     ),
   );
-  return { ...invoice, amount: choice };
+  return { ...invoice, amount: chosen };
+}
+
+/** The merchant's word on an amount that differs from its items' total, if the run gave it. */
+function amountChoiceOf(options: CreateOptions): AmountChoice | undefined {
+  return options.keepAmount ? 'keep' : options.amountFromItems ? 'items' : undefined;
+}
+
+/**
+ * What an unattended run refuses once the schema has passed: an amount that differs from its items without the
+ * merchant's word, dates the customer could not pay, and under --strict the values to look at, all at once.
+ */
+function refuseWhatIsLeft(run: CreateRun, invoice: Invoice): void {
+  const beyond = beyondTheSchema(run, invoice);
+  if (beyond.issues.length === 0) return;
+  tellWarnings(run, beyond.warnings);
+  const onlyDates = beyond.issues.every((issue) => issue.path.startsWith('expiryDate'));
+  throw new UsageError(
+    onlyDates
+      ? `The ${run.kind} invoice could not be paid: its expiry date is not ahead; nothing was sent.`
+      : `The ${run.kind} invoice cannot be sent as it is; nothing was sent.`,
+    { issues: beyond.issues, hint: beyond.hints.join(' ') },
+  );
+}
+
+/**
+ * The problems of a request the schema does not see, each with its advice: the amount against its items (unless
+ * the run chose), its dates when they can be read, and under --strict its values to look at.
+ */
+function beyondTheSchema(run: CreateRun, raw: Raw): { issues: FieldIssue[]; hints: string[]; warnings: FieldIssue[] } {
+  const issues: FieldIssue[] = [];
+  const hints: string[] = [];
+  const conflict = amountConflictIssue(run, raw);
+  if (conflict && !amountChoiceOf(run.options)) {
+    issues.push(conflict.issue);
+    hints.push(conflict.hint);
+  }
+  const dates = wireDates(raw);
+  const datesProblems = dates ? dateProblems(dates, run.now.toISOString()) : [];
+  if (dates && datesProblems.length > 0) {
+    issues.push(...datesProblems.map(({ path, message }) => withSourceName({ path, message }, run.sources)));
+    hints.push(datesHint(run, dates));
+  }
+  const values = contactWarnings(raw).map((value) => withSourceName(value, run.sources));
+  if (!(run.options.strict ?? run.profile.strict)) return { issues, hints, warnings: values };
+  issues.push(...values.map((value) => ({ ...value, message: `${value.message} (--strict)` })));
+  if (values.length > 0) hints.push('Correct the values, or pass --no-strict to send them as given.');
+  return { issues, hints, warnings: [] };
+}
+
+/** Values to look at, told with the refusal of a request that has other problems. */
+function tellWarnings(run: CreateRun, warnings: FieldIssue[]): void {
+  for (const warning of warnings) run.terminal.warn(`${warning.path}: ${warning.message}.`);
+}
+
+/**
+ * Advice on dates that would pass: when the sending date itself has passed, new sending, release and expiry dates
+ * together (an expiry alone cannot be after a past sending date and still be ahead); else a later expiry.
+ */
+function datesHint(run: CreateRun, dates: { sendingDate: string; releaseDate: string }): string {
+  const today = calendarDateIn(run.now, run.profile.timeZone);
+  if (dates.sendingDate < today) {
+    return (
+      `Its sending date ${dates.sendingDate} has passed: send it from today, e.g. --sending-date today ` +
+      '--release-date today --expiry-date +30d (30 days after the sending date).'
+    );
+  }
+  return (
+    `Give an expiry after the release date ${dates.releaseDate}, the sending date ${dates.sendingDate} and now, ` +
+    'e.g. --expiry-date +30d (30 days after the sending date).'
+  );
 }
 
 interface AmountConflict {
@@ -294,7 +376,7 @@ interface AmountConflict {
 
 /**
  * The amount that differs from its items' total, as an issue naming where the amount came from (`--amount`, or the
- * amount in the file) and what to do about it; undefined when they agree or cannot be compared.
+ * amount in the file) and both figures, with the choices; undefined when they agree or cannot be compared.
  */
 function amountConflictIssue(run: CreateRun, raw: Raw): AmountConflict | undefined {
   const check = checkAmount(raw);
@@ -306,9 +388,12 @@ function amountConflictIssue(run: CreateRun, raw: Raw): AmountConflict | undefin
       path: `amount (${source})`,
       message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
     },
-    hint: byFlag
-      ? 'Drop --amount to use the items total, or pass --yes to keep the amount as given.'
-      : `Remove the amount from ${run.options.file === '-' ? 'stdin' : `--file ${run.options.file}`} to use the items' total, or pass --yes to keep it as given.`,
+    hint:
+      `--keep-amount sends ${formatAmount(check.given)} as given, --amount-from-items sends the items' total ` +
+      `${formatAmount(check.computed)}` +
+      (byFlag
+        ? ' (or drop --amount).'
+        : ` (or remove the amount from ${run.options.file === '-' ? 'stdin' : `--file ${run.options.file}`}).`),
   };
 }
 
@@ -326,9 +411,7 @@ async function checkDates(run: CreateRun, start: Invoice): Promise<Invoice> {
     if (!terminal.interactive) {
       throw new UsageError(`The ${kind} invoice could not be paid: its expiry date is not ahead; nothing was sent.`, {
         issues,
-        hint:
-          `Give an expiry after the release date ${invoice.releaseDate}, the sending date ${invoice.sendingDate} and now, ` +
-          'e.g. --expiry-date +30d (30 days after the sending date).',
+        hint: datesHint(run, invoice),
       });
     }
     for (const issue of issues) terminal.warn(`${issue.path}: ${issue.message}.`);

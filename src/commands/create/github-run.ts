@@ -4,7 +4,7 @@ import type { RecordResults } from '../../bulk/results.js';
 import type { BatchSummary } from '../../bulk/summary.js';
 import type { CommandContext } from '../../context.js';
 import { countOf } from '../../output/format.js';
-import { group, recordAnnotations, stepSummary } from '../../output/github-actions.js';
+import { group, recordAnnotations, stepSummary, workflowCommand } from '../../output/github-actions.js';
 
 /** A bulk run's end, as a GitHub Actions job shows it. */
 export interface GithubRun {
@@ -15,6 +15,8 @@ export interface GithubRun {
   input: { name: string; absolutePath?: string };
   /** What the merchant can do about the records not created. */
   next?: string;
+  /** Warnings of the run as a whole, not of one record. */
+  runWarnings?: readonly string[];
 }
 
 /**
@@ -30,14 +32,17 @@ export async function reportToGithub(run: GithubRun, context: CommandContext): P
     relative(env.GITHUB_WORKSPACE || cwd, absolutePath)
       .split('\\')
       .join('/');
-  const annotations = recordAnnotations(run.results, { file, numbered: run.numbered });
+  const annotations = [
+    ...(run.runWarnings ?? []).map((warning) => workflowCommand('warning', { file, title: 'einvoice' }, warning)),
+    ...recordAnnotations(run.results, { file, numbered: run.numbered }),
+  ];
   if (annotations.length > 0) {
     context.stderr.write(`${group(`einvoice: ${countOf(annotations.length, 'record')} to look at`, annotations)}\n`);
   }
   if (env.GITHUB_STEP_SUMMARY) {
     await appendFile(
       env.GITHUB_STEP_SUMMARY,
-      stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next),
+      stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next, run.runWarnings),
     );
   }
 }

@@ -85,7 +85,18 @@ export function addCreateCommands(root: Root, context: CommandContext): void {
         ).choices(encodingNames),
       )
       .option('--drop-unknown-fields', 'send the invoices without the fields the spec does not list, naming them')
-      .option('-y, --yes', 'send without the preview and confirmation; keep --amount when it differs from the items')
+      .option('-y, --yes', 'send without the preview and confirmation (it answers no other question)')
+      .addOption(
+        new Option('--keep-amount', "send an amount that differs from its items' total as given").conflicts(
+          'amountFromItems',
+        ),
+      )
+      .option('--amount-from-items', "send the items' total instead of an amount that differs from it")
+      .option(
+        '--strict',
+        'refuse what has a warning (a mobile that is not an Egyptian mobile, an e-mail on an SMS invoice, a record without a businessReference)',
+      )
+      .option('--no-strict', "send what has a warning (overrides the profile's strict)")
       .option('--dry-run', 'send nothing: print the exact JSON body of one invoice, or check a file of many')
       .option('--save <file>', 'write the final request to a JSON file (reusable with --file)')
       .option('--print-command', 'print the equivalent flag-only command line on stderr')

@@ -10,6 +10,12 @@ export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags, C
   dropUnknownFields?: boolean;
   encoding?: EncodingName;
   yes?: boolean;
+  /** Send an amount that differs from its items' total as given. */
+  keepAmount?: boolean;
+  /** Send the items' total instead of an amount that differs from it. */
+  amountFromItems?: boolean;
+  /** Refuse what has a warning (`--no-strict`: false; absent: the profile's `strict`). */
+  strict?: boolean;
   dryRun?: boolean;
   save?: string;
   printCommand?: boolean;
