@@ -25,6 +25,8 @@ const separators = /[\s().-]/g;
  */
 export function egyptianMobileProblem(mobile: string): string | undefined {
   const compact = mobile.replace(separators, '');
+  // What is no phone number at all is the schema's to refuse.
+  if (!/^(?:\+|00)?\d{7,15}$/.test(compact)) return undefined;
   const international = /^(?:\+|00)(\d*)$/.exec(compact);
   if (international) {
     const digits = international[1] ?? '';

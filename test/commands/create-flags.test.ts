@@ -327,7 +327,7 @@ describe('create from flags: what is refused before anything is sent', () => {
       expect(refused.stderr).toContain('nothing was sent.');
       expect(refused.stderr).toContain('  amount (--amount): is 25.00, the items add up to 20.30');
       expect(refused.stderr).toContain(
-        "--keep-amount sends 25.00 as given, --amount-from-items sends the items' total 20.30",
+        'Drop --amount to use the items total, or pass --keep-amount to send 25.00 as given.',
       );
       expect(refused.stdout).toBe('');
     }

@@ -239,7 +239,8 @@ export async function createInvoicesInBulk(
           'to send the valid records and report the others.',
         plan.heldForDates > 0
           ? `${counted(plan.heldForDates, 'record is', 'records are')} held back for ${plan.heldForDates === 1 ? 'its' : 'their'} dates alone: ` +
-            'fix them first (an expiry ahead, after the sending and release dates); only as an exception, --allow-expired sends them as they are.'
+            `fix ${plan.heldForDates === 1 ? 'it' : 'them'} first (an expiry ahead, after the sending and release dates); ` +
+            `only as an exception, --allow-expired sends ${plan.heldForDates === 1 ? 'it as it is' : 'them as they are'}.`
           : undefined,
         plan.heldForWarnings > 0
           ? `${counted(plan.heldForWarnings, 'record is', 'records are')} held back for ${plan.heldForWarnings === 1 ? 'its' : 'their'} warnings (--strict): ` +

@@ -388,12 +388,11 @@ function amountConflictIssue(run: CreateRun, raw: Raw): AmountConflict | undefin
       path: `amount (${source})`,
       message: `is ${formatAmount(check.given)}, the items add up to ${formatAmount(check.computed)}`,
     },
-    hint:
-      `--keep-amount sends ${formatAmount(check.given)} as given, --amount-from-items sends the items' total ` +
-      `${formatAmount(check.computed)}` +
-      (byFlag
-        ? ' (or drop --amount).'
-        : ` (or remove the amount from ${run.options.file === '-' ? 'stdin' : `--file ${run.options.file}`}).`),
+    hint: byFlag
+      ? `Drop --amount to use the items total, or pass --keep-amount to send ${formatAmount(check.given)} as given.`
+      : `Remove the amount from ${run.options.file === '-' ? 'stdin' : `--file ${run.options.file}`} to use the ` +
+        `items' total (or pass --amount-from-items to send ${formatAmount(check.computed)}), or pass --keep-amount ` +
+        `to send ${formatAmount(check.given)} as given.`,
   };
 }
 
