@@ -1,0 +1,344 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { encodingNames } from '../src/input/text-encoding.js';
+import { tempDir } from './bulk/helpers.js';
+
+// The GitHub Action (action.yml): its inputs, its journal's cache keys, and the bash of its steps run as the runner
+// runs them, each `${{ }}` of a step's env filled in from a table, with a stub einvoice that records its arguments.
+
+interface Step {
+  name?: string;
+  id?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+interface Action {
+  inputs: Record<string, { default?: string; required?: boolean }>;
+  runs: { steps: Step[] };
+}
+
+const action = parse(readFileSync(new URL('../action.yml', import.meta.url), 'utf8')) as Action;
+const steps = action.runs.steps;
+
+function step(name: string): Step {
+  const found = steps.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`action.yml has no step named "${name}"`);
+  return found;
+}
+
+/** The inputs as a workflow that names only the required ones gets them: every default, plus `given`. */
+function inputsWith(given: Record<string, string>): Record<string, string> {
+  const defaults = Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']);
+  return { ...Object.fromEntries(defaults), file: 'invoices.csv', environment: 'staging', ...given };
+}
+
+/** A step's env with each value's `${{ expression }}` taken from `inputs` or `outputs`; any other throws. */
+function stepEnv(target: Step, inputs: Record<string, string>, outputs: Record<string, string> = {}) {
+  return Object.fromEntries(
+    Object.entries(target.env ?? {}).map(([name, value]) => {
+      const expression = /^\$\{\{\s*(.+?)\s*\}\}$/.exec(value)?.[1];
+      const input = /^inputs\.([\w-]+)$/.exec(expression ?? '')?.[1];
+      const filled = input !== undefined ? inputs[input] : outputs[expression ?? ''];
+      if (filled === undefined) throw new Error(`${target.name}: no value in this test for ${name}: ${value}`);
+      return [name, filled];
+    }),
+  );
+}
+
+/** Runs a step's script as `shell: bash` does, in `folder`, with only `env` and a stub einvoice first on PATH. */
+function runStep(target: Step, env: Record<string, string>, folder = tempDir()) {
+  const script = join(folder, 'step.sh');
+  writeFileSync(script, target.run ?? '');
+  const bin = join(folder, 'bin');
+  const argvFile = join(folder, 'argv');
+  const outputFile = join(folder, 'github-output');
+  writeFileSync(outputFile, '');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'einvoice'), `#!/usr/bin/env bash\nprintf '%s\\0' "$@" > '${argvFile}'\n`, { mode: 0o755 });
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+    cwd: folder,
+    encoding: 'utf8',
+    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, GITHUB_OUTPUT: outputFile, ...env },
+  });
+  const argv = existsSync(argvFile) ? readFileSync(argvFile, 'utf8').split('\0').slice(0, -1) : undefined;
+  const outputs = Object.fromEntries(
+    readFileSync(outputFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, argv, outputs, folder };
+}
+
+const journal = '.einvoice/einvoice-journal-staging-single-0123456789abcdef-all.ndjson';
+
+/** Runs "Create the invoices" with the inputs' defaults and `given`. */
+function create(given: Record<string, string> = {}) {
+  const target = step('Create the invoices');
+  return runStep(target, stepEnv(target, inputsWith(given), { 'steps.journal.outputs.path': journal }));
+}
+
+/** What every run passes before the inputs' own flags. */
+const always = ['create', 'single', '--file', 'invoices.csv', '--yes', '--report', 'einvoice-report.xml'];
+
+describe('action.yml: inputs', () => {
+  it('has an input for every reading and bulk setting of the CLI', () => {
+    const settings = ['encoding', 'date-format', 'delimiter', 'ignore-column', 'allow-expired', 'format'];
+    const bulk = ['drop-unknown-fields', 'concurrency', 'rate', 'retries', 'stop-after-failures', 'resend-uncertain'];
+    const checks = ['strict', 'amount'];
+    for (const name of [...settings, ...bulk, ...checks]) {
+      expect(action.inputs, name).toHaveProperty(name);
+      expect(Object.values(step('Create the invoices').env ?? {}), name).toContain(`\${{ inputs.${name} }}`);
+    }
+  });
+
+  it('is strict by default: an unattended run refuses what a person would have looked at', () => {
+    expect(action.inputs.strict?.default).toBe('true');
+    expect(action.inputs.amount?.default).toBe('');
+  });
+
+  it('never writes an expression into a script: inputs reach bash through env only', () => {
+    for (const target of steps.filter((candidate) => candidate.run))
+      expect(target.run, target.name).not.toContain('${{');
+  });
+
+  it('documents every input in the table of docs/ci.md', () => {
+    const page = readFileSync(new URL('../docs/ci.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(action.inputs)) expect(page, name).toContain(`| \`${name}\` `);
+  });
+});
+
+describe('action.yml: the command line of "Create the invoices"', () => {
+  it('passes --strict when the input is left at its default, and --no-strict when it is false', () => {
+    expect(create().argv).toEqual([...always, '--journal', journal, '--strict']);
+    expect(create({ strict: 'false' }).argv).toEqual([...always, '--journal', journal, '--no-strict']);
+    expect(create({ strict: '' }).argv).toContain('--strict');
+  });
+
+  it('passes the encoding and date format of an Arabic Windows sheet', () => {
+    const run = create({ encoding: 'windows-1256', 'date-format': 'DD/MM/YYYY' });
+    expect(run.argv).toEqual([
+      ...always,
+      '--journal',
+      journal,
+      '--strict',
+      '--encoding',
+      'windows-1256',
+      '--date-format',
+      'DD/MM/YYYY',
+    ]);
+  });
+
+  it('passes each column of a comma- or newline-separated ignore-column list as its own flag', () => {
+    const run = create({ 'ignore-column': 'region, comment\nsales rep\n\n' });
+    expect(run.argv?.slice(always.length + 3)).toEqual([
+      '--ignore-column',
+      'region',
+      '--ignore-column',
+      'comment',
+      '--ignore-column',
+      'sales rep',
+    ]);
+  });
+
+  it('maps amount keep and items to their flags', () => {
+    expect(create({ amount: 'keep' }).argv).toContain('--keep-amount');
+    expect(create({ amount: 'keep' }).argv).not.toContain('--amount-from-items');
+    expect(create({ amount: 'items' }).argv).toContain('--amount-from-items');
+    expect(create().argv).not.toContain('--keep-amount');
+    expect(create().argv).not.toContain('--amount-from-items');
+  });
+
+  it('passes every other input given, each as the CLI spells it', () => {
+    const run = create({
+      kind: 'recurring',
+      shard: '2/4',
+      'reference-prefix': 'june-',
+      format: 'csv',
+      delimiter: ';',
+      concurrency: '4',
+      rate: '2.5',
+      retries: '0',
+      'stop-after-failures': '0',
+      'dry-run': 'true',
+      'skip-invalid': 'true',
+      'allow-expired': 'true',
+      'drop-unknown-fields': 'true',
+      'resend-uncertain': 'true',
+    });
+    expect(run.status).toBe(0);
+    expect(run.argv).toEqual([
+      'create',
+      'recurring',
+      '--file',
+      'invoices.csv',
+      '--yes',
+      '--report',
+      'einvoice-report.xml',
+      '--journal',
+      journal,
+      '--strict',
+      '--dry-run',
+      '--skip-invalid',
+      '--allow-expired',
+      '--drop-unknown-fields',
+      '--resend-uncertain',
+      '--shard',
+      '2/4',
+      '--reference-prefix',
+      'june-',
+      '--format',
+      'csv',
+      '--delimiter',
+      ';',
+      '--concurrency',
+      '4',
+      '--rate',
+      '2.5',
+      '--retries',
+      '0',
+      '--stop-after-failures',
+      '0',
+    ]);
+  });
+
+  it('accepts every encoding the CLI reads', () => {
+    for (const encoding of encodingNames) expect(create({ encoding }).argv, encoding).toContain(encoding);
+  });
+
+  it('refuses a value outside its list with an ::error:: line naming the input, and runs nothing', () => {
+    const refused = {
+      amount: 'both',
+      kind: 'refund',
+      format: 'xlsx',
+      encoding: 'cp1256',
+      'date-format': 'MM/DD/YYYY',
+      strict: 'yes',
+      'dry-run': 'True',
+      'skip-invalid': '1',
+      'allow-expired': 'on',
+      'drop-unknown-fields': 'y',
+      'resend-uncertain': 'no',
+    };
+    for (const [input, value] of Object.entries(refused)) {
+      const run = create({ [input]: value });
+      expect(run.status, input).toBe(2);
+      expect(run.stdout, input).toMatch(new RegExp(`^::error[^:]*::The input ${input} is '${value}'`, 'm'));
+      expect(run.argv, input).toBeUndefined();
+    }
+  });
+
+  it('keeps a value that holds a line break on one ::error:: line, and runs nothing it holds', () => {
+    const run = create({ amount: '50%\n::warning::$(touch injected)' });
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(run.stdout).toContain("'50%25%0A::warning::$(touch injected)'");
+    expect(existsSync(join(run.folder, 'injected'))).toBe(false);
+  });
+
+  it('hands a file name holding shell syntax to einvoice as it is', () => {
+    const run = create({ file: '$(touch injected)`id`.csv' });
+    expect(run.argv?.[3]).toBe('$(touch injected)`id`.csv');
+    expect(existsSync(join(run.folder, 'injected'))).toBe(false);
+  });
+});
+
+describe('action.yml: the journal follows the file across workflow runs', () => {
+  const caches = steps.filter((candidate) => candidate.uses?.startsWith('actions/cache/'));
+  const restore = caches.find((candidate) => candidate.uses?.startsWith('actions/cache/restore@'));
+  const save = caches.find((candidate) => candidate.uses?.startsWith('actions/cache/save@'));
+
+  /** The outputs of "Name the journal" for these inputs, as a run with this id and attempt computes them. */
+  function named(given: Record<string, string> = {}, run = { id: '1001', attempt: '1' }) {
+    const target = step('Name the journal');
+    const env = { ...stepEnv(target, inputsWith(given)), GITHUB_RUN_ID: run.id, GITHUB_RUN_ATTEMPT: run.attempt };
+    const result = runStep(target, env);
+    expect(result.status, result.stderr).toBe(0);
+    return result.outputs;
+  }
+
+  /** The key "Name the journal to save" gives `content` as the journal (none: no journal), and what was restored. */
+  function saveKey(content: string | undefined, restored = '') {
+    const target = step('Name the journal to save');
+    const folder = tempDir();
+    const outputs = named();
+    if (content !== undefined) {
+      mkdirSync(join(folder, '.einvoice'));
+      writeFileSync(join(folder, outputs.path ?? ''), content);
+    }
+    const env = stepEnv(target, inputsWith({}), {
+      'steps.journal.outputs.path': outputs.path ?? '',
+      'steps.journal.outputs.prefix': outputs.prefix ?? '',
+      'steps.restore.outputs.cache-matched-key': restored,
+    });
+    const result = runStep(target, env, folder);
+    expect(result.status, result.stderr).toBe(0);
+    return result.outputs.key;
+  }
+
+  it('restores by a prefix and saves under that prefix, keyed by no run', () => {
+    expect(restore?.with?.['restore-keys']).toBe('${{ steps.journal.outputs.prefix }}');
+    expect(save?.with?.key).toBe('${{ steps.journal-save.outputs.key }}');
+    expect(save?.with?.path).toBe(restore?.with?.path);
+    for (const cache of caches) {
+      for (const value of Object.values(cache.with ?? {})) expect(value, cache.name).not.toMatch(/run_id|run_attempt/);
+    }
+    for (const name of ['Name the journal', 'Name the journal to save']) {
+      expect(JSON.stringify(step(name)), name).not.toMatch(/run_id|run_attempt|GITHUB_RUN|GITHUB_JOB/);
+    }
+  });
+
+  it('names the same journal in every run of the same file, environment, kind and shard', () => {
+    const first = named({}, { id: '1001', attempt: '1' });
+    expect(named({}, { id: '2002', attempt: '3' })).toEqual(first);
+    expect(named({ file: './invoices.csv' })).toEqual(first);
+    expect(first.prefix).toMatch(/^einvoice-journal-staging-single-[0-9a-f]{16}-all-$/);
+    expect(first.path).toBe(`.einvoice/${first.prefix?.slice(0, -1)}.ndjson`);
+  });
+
+  it('names another journal for another file, environment, kind or shard', () => {
+    const first = named();
+    const others = [
+      named({ file: 'other.csv' }),
+      named({ environment: 'production' }),
+      named({ kind: 'recurring' }),
+      named({ shard: '1/4' }),
+      named({ shard: '1/40' }),
+    ];
+    const prefixes = [first, ...others].map((outputs) => outputs.prefix ?? '');
+    const paths = [first, ...others].map((outputs) => outputs.path);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    expect(new Set(paths).size).toBe(paths.length);
+    // A restore-keys prefix matches every key it begins: no journal's prefix may begin another's.
+    for (const prefix of prefixes) expect(prefixes.filter((other) => other.startsWith(prefix))).toEqual([prefix]);
+    expect(named({ shard: '2 / 4', environment: 'eu,west' }).prefix).toMatch(
+      /^einvoice-journal-eu_west-single-\w+-2-of-4-$/,
+    );
+  });
+
+  it('saves a written journal under its prefix and a hash of its content, and nothing when there is no journal', () => {
+    const prefix = named().prefix ?? '';
+    const key = saveKey('{"type":"run"}\n');
+    expect(key).toMatch(new RegExp(`^${prefix}[0-9a-f]{16}$`));
+    expect(saveKey('{"type":"run"}\n{"type":"created"}\n')).not.toBe(key);
+    expect(saveKey('{"type":"run"}\n')).toBe(key);
+    expect(saveKey(undefined)).toBeUndefined();
+    expect(saveKey('')).toBeUndefined();
+  });
+
+  it('does not save again the journal it restored, unchanged', () => {
+    const key = saveKey('{"type":"run"}\n');
+    expect(saveKey('{"type":"run"}\n', key)).toBeUndefined();
+    expect(saveKey('{"type":"run"}\n{"type":"created"}\n', key)).toMatch(/^einvoice-journal-/);
+  });
+
+  it('saves after every run but a dry run, whatever its outcome', () => {
+    expect(step('Name the journal to save').if).toBe("always() && inputs.dry-run != 'true'");
+    expect(save?.if).toBe("always() && steps.journal-save.outputs.key != ''");
+  });
+});
