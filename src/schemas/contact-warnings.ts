@@ -1,5 +1,6 @@
 import { notifiesByEmail } from './enums.js';
 import { isEmailAddress } from './fields.js';
+import { quotedVisibly } from './visible-text.js';
 
 // What may be wrong with how a customer is reached without being against the spec, which gives the contact fields
 // no format: the invoice is sent as given, and the merchant is told what to look at. Zod-free, for the one-invoice
@@ -27,7 +28,8 @@ export function contactWarnings(invoice: {
   if (email !== undefined && !notifiesByEmail(invoice.communicationMethod) && !isEmailAddress(email)) {
     found.push({
       path: 'customer.email',
-      message: `${email} is not an e-mail address (the invoice notifies by ${invoice.communicationMethod ?? 'SMS'})`,
+      // Quoted with what cannot be seen shown: a zero-width space makes an address that looks right none.
+      message: `${quotedVisibly(email)} is not an e-mail address (the invoice notifies by ${invoice.communicationMethod ?? 'SMS'})`,
     });
   }
   if (withoutLeadingZero.test(mobile)) {
