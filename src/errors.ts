@@ -65,7 +65,9 @@ export const exitCodeTable: readonly ExitCodeDescription[] = [
   {
     code: ExitCode.FileWrite,
     meaning: 'a file a bulk run needs could not be written: nothing was sent',
-    more: 'the message names the file; free some space, or give --journal a path on another disk, and run again',
+    more:
+      'the message names the file or its folder; free some space, or give --journal a path on another disk or in a ' +
+      'folder that can be made, and run again',
   },
   {
     code: ExitCode.Interrupted,

@@ -82,7 +82,8 @@ to check. A kill -9 at any instant loses nothing.
 Where it is
   FILE.ENV.journal.ndjson beside the input, one per environment
   (FILE.ENV.shard-I-of-N.journal.ndjson with --shard), or --journal PATH, which
-  stdin requires. Keep it until the batch is done.
+  stdin requires; its folder is made when missing (yours alone, 0700). Keep it
+  until the batch is done.
 
 What it belongs to
   One target: the environment, its service (base URL, or the built-in sandbox's

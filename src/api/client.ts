@@ -12,7 +12,7 @@ import { version } from '../version.js';
 import type { ZodType } from 'zod';
 import { servicePaths } from './paths.js';
 import { limitResponseSize } from './response-limit.js';
-import { htmlPage, toServiceError, type AttemptLimits } from './service-errors.js';
+import { htmlPage, toServiceError, withoutToken, type AttemptLimits } from './service-errors.js';
 import { describeRequest, describeResponse, redactToken } from './verbose-log.js';
 
 export { servicePaths };
@@ -76,7 +76,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   let tokenPromise: Promise<string> | undefined;
   const token = () => (tokenPromise ??= readToken().then(sendableToken));
   const environment = options.environment ?? 'selected';
-  const { http, logResponse } = createHttp(baseUrl, options, token);
+  const { http, logResponse, sentToken } = createHttp(baseUrl, options, token);
   const limits: AttemptLimits = {
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
@@ -90,7 +90,18 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
     }
   };
 
-  const createInvoiceJson = async (kind: InvoiceKind, invoiceJson: string, request: RequestOptions = {}) => {
+  /** The operation, whose errors never carry the token, whichever step (the request, reading the answer) threw. */
+  const guarded =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await operation(...args);
+      } catch (error) {
+        throw withoutToken(error, sentToken());
+      }
+    };
+
+  const createInvoiceJson = guarded(async (kind: InvoiceKind, invoiceJson: string, request: RequestOptions = {}) => {
     const response = await send(() =>
       postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse, request.signal),
     );
@@ -105,11 +116,11 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       );
     }
     return { invoiceNumber };
-  };
+  });
 
   return {
     baseUrl,
-    async getStatistics(request = {}) {
+    getStatistics: guarded(async (request: RequestOptions = {}) => {
       const response = await send(async () => {
         try {
           return await http.get(servicePaths.statistics, { signal: request.signal });
@@ -122,9 +133,9 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
       });
       if (isRedirect(response)) throw notFollowed(response, 'The statistics were not read', baseUrl);
       return parseBody(response, statisticsSchema, 'the body of the statistics');
-    },
+    }),
 
-    async refundInvoice(invoiceNumber, refund, request = {}) {
+    refundInvoice: guarded(async (invoiceNumber: string, refund: Refund, request: RequestOptions = {}) => {
       const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
       const response = await send(() =>
         http.post(path, { json: refund, retry: { limit: 0 }, followRedirect: false, signal: request.signal }),
@@ -140,7 +151,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         );
       }
       parseBody(response, refundAnswerSchema, 'the answer to the refund', true);
-    },
+    }),
 
     createInvoice: (kind, invoice, request) => createInvoiceJson(kind, JSON.stringify(invoice), request),
     createInvoiceJson,
@@ -163,10 +174,11 @@ function sendableToken(token: string): string {
   return token;
 }
 
-/** The got instance of one service, and what logs a response (for --verbose). */
+/** The got instance of one service, what logs a response (for --verbose), and the token once sent. */
 interface Http {
   http: Got;
   logResponse(response: Response): void;
+  sentToken(): string | undefined;
 }
 
 function createHttp(baseUrl: string, options: ClientOptions, token: () => Promise<string>): Http {
@@ -234,7 +246,7 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
       ],
     },
   });
-  return { http, logResponse };
+  return { http, logResponse, sentToken: () => sentToken };
 }
 
 /**

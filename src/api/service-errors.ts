@@ -1,6 +1,7 @@
 import { HTTPError, TimeoutError, type RequestError } from 'got';
 import { ServiceRejectedError, ServiceUnavailableError, type FieldIssue } from '../errors.js';
 import { lenientServiceErrorSchema, serviceErrorCodes } from '../schemas/service-error.js';
+import { redactToken } from './verbose-log.js';
 
 /** Network errors that prove the request never reached the service, so sending it again is safe. */
 const neverSentCodes = new Set([
@@ -141,6 +142,37 @@ export function toServiceError(
       : 'Check the base URL of the environment (einvoice config show) and your network.',
     cause: error,
   });
+}
+
+/**
+ * `error` with the token shown as *** in every text it carries: a service or proxy may quote the Authorization header
+ * in its answer, and each message, report and annotation made from the error must be safe to paste in a log.
+ */
+export function withoutToken(error: unknown, token: string | undefined): unknown {
+  if (!token) return error;
+  const clean = (text: string) => redactToken(text, token);
+  const cleanIfAny = (text: string | undefined) => (text === undefined ? undefined : clean(text));
+  if (error instanceof ServiceRejectedError) {
+    return new ServiceRejectedError(clean(error.message), {
+      status: error.status,
+      code: cleanIfAny(error.code),
+      issues: error.issues.map((issue) => ({ path: clean(issue.path), message: clean(issue.message) })),
+      existingInvoiceNumber: cleanIfAny(error.existingInvoiceNumber),
+      hint: cleanIfAny(error.hint),
+    });
+  }
+  if (error instanceof ServiceUnavailableError) {
+    return new ServiceUnavailableError(clean(error.message), {
+      mayHaveReachedService: error.mayHaveReachedService,
+      status: error.status,
+      retryAfterMs: error.retryAfterMs,
+      serviceDown: cleanIfAny(error.serviceDown),
+      hint: cleanIfAny(error.hint),
+      cause: error.cause,
+    });
+  }
+  // The client's other errors (a 401, a refused base URL or invoice number) hold no words of the service.
+  return error;
 }
 
 /** Milliseconds as whole seconds, for messages: "60 s". */

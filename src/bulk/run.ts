@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { undecodableMessage } from '../input/text-encoding.js';
@@ -77,6 +79,7 @@ export interface BulkResult {
 export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<BulkResult> {
   const { kind, input, journal, dryRun } = request;
   const shard = request.shard ? `${request.shard.index}/${request.shard.count}` : undefined;
+  if (!dryRun && journal) await makeJournalFolder(journal);
   const release =
     dryRun || !journal ? undefined : await lockJournal(journal.path).catch(unwritable(`${journal.shown}.lock`));
   /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
@@ -165,6 +168,37 @@ function unwritable(file: string): (error: unknown) => never {
     }
     throw error;
   };
+}
+
+/** Why a folder could not be made, by its error code, in the merchant's words. */
+const folderProblems: Record<string, string> = {
+  EEXIST: 'it is a file, not a folder',
+  ENOTDIR: 'a file stands where one of the folders above it should be',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/**
+ * Makes the journal's folder and those above it when missing, the user's alone (0700) as the journal holds every
+ * invoice's body; one that cannot be made stops the run before anything is sent.
+ */
+async function makeJournalFolder(journal: JournalPlace): Promise<void> {
+  try {
+    await mkdir(dirname(journal.path), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    const problem = code in folderProblems ? `${folderProblems[code]} (${code})` : (error as Error).message;
+    throw new FileWriteError(
+      `Cannot make the folder ${dirname(journal.shown)} for the journal ${journal.shown}: ${problem}; nothing was sent.`,
+      {
+        hint: 'Give --journal a path in a folder that can be made or written to, then run the same command again.',
+        cause: error,
+      },
+    );
+  }
 }
 
 /**

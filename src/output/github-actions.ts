@@ -1,4 +1,5 @@
 import type { BatchSummary } from '../bulk/summary.js';
+import { EinvoiceError } from '../errors.js';
 import type { RecordResult, RecordResults, RecordStatus } from '../bulk/results.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
@@ -96,6 +97,18 @@ export function recordAnnotations(results: RecordResults, input: AnnotatedInput)
     ...results.withStatus(...warningStatuses).map((result) => annotate('warning', result)),
     ...warned,
   ];
+}
+
+/**
+ * The error a command ended with, as an annotation: the run's page then says why the step failed, which otherwise
+ * only its log does (the lines of an error printed on stderr are no workflow command).
+ */
+export function errorAnnotation(error: unknown): string {
+  const message =
+    error instanceof EinvoiceError
+      ? error.message
+      : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  return workflowCommand('error', { title: 'einvoice' }, message);
 }
 
 /** Lines folded in the log under `title`. */

@@ -1,6 +1,6 @@
 import { notifiesByEmail } from './enums.js';
 import { isEmailAddress } from './fields.js';
-import { visible } from './visible-text.js';
+import { quotedVisibly } from './visible-text.js';
 
 // What may be wrong with how a customer is reached without being against the spec, which gives the contact fields
 // no format: the merchant is told what to look at, and nothing is rewritten. Zod-free, for the one-invoice flow and
@@ -72,12 +72,13 @@ export function contactWarnings(invoice: {
   if (typeof email === 'string' && !notifiesByEmail(method) && !isEmailAddress(email)) {
     found.push({
       path: 'customer.email',
-      message: `${visible(email)} is not an e-mail address (the invoice notifies by ${method ?? 'SMS'})`,
+      // Quoted with what cannot be seen shown: a zero-width space makes an address that looks right none.
+      message: `${quotedVisibly(email)} is not an e-mail address (the invoice notifies by ${method ?? 'SMS'})`,
     });
   }
   const mobileProblem = typeof mobile === 'string' ? egyptianMobileProblem(mobile) : undefined;
   if (mobileProblem !== undefined) {
-    found.push({ path: 'customer.mobile', message: `${visible(String(mobile))} ${mobileProblem}` });
+    found.push({ path: 'customer.mobile', message: `${quotedVisibly(String(mobile))} ${mobileProblem}` });
   }
   return found;
 }

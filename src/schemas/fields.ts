@@ -48,12 +48,16 @@ function spreadsheetNumberHint(text: string): string | undefined {
   return undefined;
 }
 
-/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates that reorder what a reader sees. */
-// eslint-disable-next-line no-control-regex -- control characters are what these patterns look for
-const forbiddenCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Control characters (C0, DEL, C1), the line and paragraph separators (U+2028, U+2029: line breaks too), and the
+ * bidirectional overrides and isolates that reorder what a reader sees.
+ */
+const forbiddenRange = String.raw`\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069`;
+const forbiddenCharacters = new RegExp(`[${forbiddenRange}]`);
 /** No forbidden character between the blanks at the ends, which are trimmed (so the JSON Schema allows them). */
-// eslint-disable-next-line no-control-regex -- as above
-const withoutForbiddenCharacters = /^\s*[^\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]*\s*$/;
+const withoutForbiddenCharacters = new RegExp(`^\\s*[^${forbiddenRange}]*\\s*$`);
+/** No forbidden character at all, for text sent untrimmed. */
+const withoutForbiddenCharactersAnywhere = new RegExp(`^[^${forbiddenRange}]*$`);
 
 /** Names the first forbidden character of `input`, e.g. "must not contain control characters (found U+001B)". */
 function forbiddenCharacterMessage(input: unknown): string {
@@ -64,7 +68,7 @@ function forbiddenCharacterMessage(input: unknown): string {
       ? 'bidirectional override or isolate characters'
       : 'control characters';
   // A line break is what a merchant calls it (a note pasted with several lines, a cell of a sheet with two).
-  const named = found === '\n' || found === '\r' ? `a line break, ${code}` : code;
+  const named = found !== undefined && /[\n\r\u2028\u2029]/.test(found) ? `a line break, ${code}` : code;
   return `must not contain ${kind}${code ? ` (found ${named})` : ''}`;
 }
 
@@ -253,9 +257,15 @@ export const mobileNumber = () =>
     .overwrite((value) => value.replace(mobileSeparators, ''))
     .meta({ allOf: [{ pattern: mobilePattern.source }] });
 
-/** Text that can be sent as it is (see `unsendableTextProblem`), in no particular format. */
+/**
+ * Text sent as it is, in no particular format, untrimmed and possibly empty: text that can be sent (see
+ * `unsendableTextProblem`) without the characters `text()` refuses, which a customer's e-mail must not hide either.
+ */
 export const sendableString = () =>
-  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') }).check(sendableText);
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
+    .check(sendableText)
+    .regex(withoutForbiddenCharactersAnywhere, { error: (issue) => forbiddenCharacterMessage(issue.input) });
 
 /**
  * True when `value` is an e-mail address, by zod's own e-mail pattern. A pattern rather than `z.email()`, so the JSON

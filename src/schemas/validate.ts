@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { FieldIssue } from '../errors.js';
 import { nearestName } from './nearest-name.js';
-import { visible } from './visible-text.js';
+import { quotedVisibly } from './visible-text.js';
 
 export type ValidationResult<T> = { success: true; data: T } | { success: false; issues: FieldIssue[] };
 
@@ -10,8 +10,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const key of path) {
     // A key with a character no one can see (`"e\u001B[2Jmail"` in a file) is shown with it, quoted.
-    const name = String(key);
-    const shown = visible(name) === name ? name : `"${visible(name)}"`;
+    const shown = quotedVisibly(String(key));
     if (typeof key === 'number') out += `[${key}]`;
     else out += out === '' ? shown : `.${shown}`;
   }

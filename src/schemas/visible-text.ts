@@ -10,3 +10,9 @@ const unseen = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u206
 export function visible(text: string): string {
   return text.replace(unseen, (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
+
+/** `text` as it is when all of it can be seen, else in quotes with each unseen character written as `\u200B`. */
+export function quotedVisibly(text: string): string {
+  const shown = visible(text);
+  return shown === text ? text : `"${shown}"`;
+}

@@ -108,20 +108,53 @@ describe('text, enums, dates and mobile numbers, the same way in', () => {
       'note',
       'must not contain bidirectional override or isolate characters (found U+202E)',
     ],
+    [
+      '--customer-email',
+      'customer.email',
+      'amr\u0000@example.com',
+      'customer.email',
+      'control characters (found U+0000)',
+    ],
+    [
+      '--customer-email',
+      'customer.email',
+      'amr@\u202eelpmaxe.com',
+      'customer.email',
+      'must not contain bidirectional override or isolate characters (found U+202E)',
+    ],
+    [
+      '--customer-email',
+      'customer.email',
+      'amr@example.com\u2028',
+      'customer.email',
+      'must not contain control characters (found a line break, U+2028)',
+    ],
     ['--sending-date', 'sendingDate', '2026-02-30', 'sendingDate', 'February 2026 has no 30th day'],
     ['--sending-date', 'sendingDate', '1926-02-03', 'sendingDate', 'must be from 2000-01-01 to 2100-12-31'],
   ])('%s %j is refused naming the field', async (flag, field, value, path, message) => {
     const json =
       field === 'customer'
         ? JSON.stringify({ ...base, customer: { ...base.customer, name: value } })
-        : JSON.stringify({ ...base, [field]: value });
+        : field === 'customer.email'
+          ? JSON.stringify({ ...base, customer: { ...base.customer, email: value } })
+          : JSON.stringify({ ...base, [field]: value });
+    const before = (await received(sandbox)).count;
     for (const result of [await ways.flags(flag, value), await ways.file(json), await ways.bulk(json)]) {
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toContain(path);
       expect(result.stderr).toContain(message);
       // The refused character itself never reaches the terminal.
-      expect([...result.stderr].some((char) => char === '\u001b' || char === '\u202e')).toBe(false);
+      expect([...result.stderr].some((char) => '\u0000\u001b\u202e\u2028'.includes(char))).toBe(false);
     }
+    expect((await received(sandbox)).count).toBe(before);
+  });
+
+  it('an e-mail that is no address is quoted in its warning with what cannot be seen shown', async () => {
+    const result = await ways.flags('--customer-email', 'amr\u200b@shop');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'customer.email (--customer-email): "amr\\u200B@shop" is not an e-mail address (the invoice notifies by SMS); sent as given.',
+    );
   });
 
   it('an enum in any case and a grouped mobile number are sent as documented', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RecordResults } from '../../src/bulk/results.js';
 import { summarize } from '../../src/bulk/summary.js';
-import { recordAnnotations, stepSummary, workflowCommand } from '../../src/output/github-actions.js';
+import { FileWriteError } from '../../src/errors.js';
+import { errorAnnotation, recordAnnotations, stepSummary, workflowCommand } from '../../src/output/github-actions.js';
 
 // GitHub's workflow commands and the step summary, from a bulk run's results: what the runner reads back is what
 // einvoice meant, whatever the records' text holds.
@@ -32,6 +33,15 @@ describe('workflow commands', () => {
   it('name no file or line for stdin', () => {
     const [first] = recordAnnotations(results, { numbered: 'line' });
     expect(first).toBe('::error title=einvoice%3A failed::record 2 (A-2): HTTP 500: 100%25 down%0Aretry later');
+  });
+});
+
+describe('the error a command ends with', () => {
+  it('is one error annotation of its message, escaped; an unexpected one says so', () => {
+    expect(errorAnnotation(new FileWriteError('Cannot make the folder 100%\nruns; nothing was sent.'))).toBe(
+      '::error title=einvoice::Cannot make the folder 100%25%0Aruns; nothing was sent.',
+    );
+    expect(errorAnnotation(new TypeError('boom'))).toBe('::error title=einvoice::Unexpected error: boom');
   });
 });
 

@@ -55,6 +55,30 @@ describe('customerSchema', () => {
     ]);
   });
 
+  // As every other text field: such a character can hide or reorder what the customer and the merchant read.
+  test.each([
+    ['mona\u0000@example.com', 'control characters (found U+0000)'],
+    ['mona@example.com\u001b[2J', 'control characters (found U+001B)'],
+    ['mona@example.com\n', 'control characters (found a line break, U+000A)'],
+    ['mona@example.com\u2028', 'control characters (found a line break, U+2028)'],
+    ['mona\u2029@example.com', 'control characters (found a line break, U+2029)'],
+    ['mona@\u202eelpmaxe.com', 'bidirectional override or isolate characters (found U+202E)'],
+    ['\u2066mona@example.com\u2069', 'bidirectional override or isolate characters (found U+2066)'],
+  ])('email %j is rejected, naming the character', (email, found) => {
+    expect(issuesOf(customerSchema, { ...customer(), email })).toEqual([
+      { path: 'email', message: `must not contain ${found}` },
+    ]);
+  });
+
+  test.each([
+    ['Mona\u2028Adel', 'control characters (found a line break, U+2028)'],
+    ['Mona\u2029Adel', 'control characters (found a line break, U+2029)'],
+  ])('name %j, holding a line or paragraph separator, is rejected as a line break', (name, found) => {
+    expect(issuesOf(customerSchema, { ...customer(), name })).toEqual([
+      { path: 'name', message: `must not contain ${found}` },
+    ]);
+  });
+
   test.each([
     { path: 'name', patch: { name: undefined }, message: 'is required' },
     { path: 'name', patch: { name: '' }, message: 'must not be empty' },

@@ -319,6 +319,19 @@ describe.each(kinds)('$kind invoice: shared fields', ({ schema, valid }) => {
       ]);
     });
 
+    test.each(['SMS', 'NONE', 'EMAIL'])(
+      'a %s invoice refuses an e-mail holding a bidirectional override, whatever its format rule',
+      (method) => {
+        const email = 'mona@\u202eelpmaxe.com';
+        expect(
+          issuesOf(schema, { ...valid(), communicationMethod: method, customer: { ...customer(), email } }),
+        ).toContainEqual({
+          path: 'customer.email',
+          message: 'must not contain bidirectional override or isolate characters (found U+202E)',
+        });
+      },
+    );
+
     test.each(['SMS', 'NONE'])(
       'a %s invoice takes an e-mail that is no address, as the spec gives it no format',
       (method) => {
