@@ -129,6 +129,25 @@ function cell(text: string): string {
 /** Rows the run's page lists; the report lists them all. */
 const listedOnPage = 100;
 
+/** A Markdown table of records, the first `listedOnPage` of them: where, status, and what `textOf` says. */
+function recordTable(
+  records: readonly RecordResult[],
+  numbered: 'line' | 'row',
+  heading: string,
+  textOf: (result: RecordResult, separator: string) => string,
+): string[] {
+  const lines = [`| ${numbered === 'row' ? 'Row' : 'Record'} | Status | ${heading} |`, '| ---: | --- | --- |'];
+  for (const result of records.slice(0, listedOnPage)) {
+    const where = numbered === 'row' ? result.line : result.record;
+    const reference = result.businessReference === undefined ? '' : ` (${cell(result.businessReference)})`;
+    lines.push(`| ${where ?? result.record}${reference} | ${result.status} | ${cell(textOf(result, '; '))} |`);
+  }
+  if (records.length > listedOnPage) {
+    lines.push('', `...and ${formatCount(records.length - listedOnPage)} more: \`--report FILE\` lists them all.`);
+  }
+  return lines;
+}
+
 /** The run's summary as Markdown for `$GITHUB_STEP_SUMMARY`: the counts, the records to act on, what to do next. */
 export function stepSummary(
   summary: BatchSummary,
@@ -163,33 +182,14 @@ export function stepSummary(
   ];
   const attention = results.withStatus(...errorStatuses, ...warningStatuses);
   if (attention.length > 0) {
-    lines.push('', '#### Records to look at', '', `| ${numbered === 'row' ? 'Row' : 'Record'} | Status | Problem |`);
-    lines.push('| ---: | --- | --- |');
-    for (const result of attention.slice(0, listedOnPage)) {
-      const where = numbered === 'row' ? result.line : result.record;
-      const reference = result.businessReference === undefined ? '' : ` (${cell(result.businessReference)})`;
-      lines.push(`| ${where ?? result.record}${reference} | ${result.status} | ${cell(problemOf(result, '; '))} |`);
-    }
-    if (attention.length > listedOnPage) {
-      lines.push('', `...and ${formatCount(attention.length - listedOnPage)} more: \`--report FILE\` lists them all.`);
-    }
+    lines.push('', '#### Records to look at', '', ...recordTable(attention, numbered, 'Problem', problemOf));
   }
   const warned = results.withWarnings();
   if (warned.length > 0 || runWarnings.length > 0) {
     lines.push('', '#### Warnings', '');
     for (const warning of runWarnings) lines.push(`- ${cell(warning)}`);
-    if (warned.length > 0) {
-      if (runWarnings.length > 0) lines.push('');
-      lines.push(`| ${numbered === 'row' ? 'Row' : 'Record'} | Status | To look at |`, '| ---: | --- | --- |');
-      for (const result of warned.slice(0, listedOnPage)) {
-        const where = numbered === 'row' ? result.line : result.record;
-        const reference = result.businessReference === undefined ? '' : ` (${cell(result.businessReference)})`;
-        lines.push(`| ${where ?? result.record}${reference} | ${result.status} | ${cell(warningsOf(result, '; '))} |`);
-      }
-      if (warned.length > listedOnPage) {
-        lines.push('', `...and ${formatCount(warned.length - listedOnPage)} more: \`--report FILE\` lists them all.`);
-      }
-    }
+    if (warned.length > 0 && runWarnings.length > 0) lines.push('');
+    if (warned.length > 0) lines.push(...recordTable(warned, numbered, 'To look at', warningsOf));
   }
   if (next) lines.push('', `**What to do next:** ${cell(next)}`);
   return `${lines.join('\n')}\n\n`;
