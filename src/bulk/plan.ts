@@ -1,12 +1,9 @@
 import { interruptedBy, type FieldIssue } from '../errors.js';
 import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
-import { checkBody, mergeRecord, parseRecord, wholeRecord, type RecordContext } from './record-check.js';
+import { parseRecord, wholeRecord } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
-import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
-import { contactWarnings } from '../schemas/contact-warnings.js';
-import { FirstRecordOfInvoice, type InvoiceIdentity } from './first-of-invoice.js';
 import type { JournalWriter } from './journal.js';
 import type { RecordFinding } from '../output/findings.js';
 
@@ -21,7 +18,52 @@ export interface Shard {
   count: number;
 }
 
-export interface PlanOptions extends RecordContext {
+/** A record as sent: a JSON object, with the businessReference that makes a resend safe, if it has one. */
+export type SentBody = Record<string, unknown> & { businessReference?: unknown };
+
+/** One record checked by its kind. */
+export interface RecordCheck {
+  /** The body to send; absent when the record is invalid. */
+  body?: SentBody;
+  /** Why the record is invalid (with no body). */
+  issues: FieldIssue[];
+  /** What to look at in the record, whatever becomes of it. */
+  warnings: FieldIssue[];
+  /** A valid body held back like an invalid one: for its dates, or its warnings (strict). */
+  held?: { reason: 'dates' | 'warnings'; issues: FieldIssue[] };
+  /** Sent although its expiry has passed (allowed by the merchant). */
+  expired?: boolean;
+  /** Sent without a businessReference, which only its journal can tell apart from a copy. */
+  referenceless?: boolean;
+}
+
+/** What a plan needs to know of a kind of record (an invoice to create, a refund) to check it. */
+export interface CheckingKind {
+  /** The kind's name, part of every record's content key. */
+  readonly name: string;
+  /** The reference a record gives itself, which the service refuses a second record of (none for a refund). */
+  ownReference(record: Record<string, unknown>): string | undefined;
+  /**
+   * Checks one record of the file (`recordNumber` from 1, `content` its canonical JSON); `sentBefore` is the body an
+   * earlier run sent without learning the outcome, sent again as it was.
+   */
+  check(
+    record: Record<string, unknown>,
+    recordNumber: number,
+    content: () => string,
+    sentBefore?: Record<string, unknown>,
+  ): RecordCheck;
+  /**
+   * What a file may hold only once: its key, and whether a repeat is a `duplicate` not sent (rule 2.3.2) or
+   * `invalid`, with the words that name the earlier record (`... as row 3`).
+   */
+  sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string } | undefined;
+  /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
+  resendable(body: SentBody): boolean;
+}
+
+export interface PlanOptions {
+  kind: CheckingKind;
   /** The records of the file, in batches. */
   records: AsyncIterable<SourceRecord[]>;
   shard?: Shard;
@@ -33,15 +75,6 @@ export interface PlanOptions extends RecordContext {
   signal?: AbortSignal;
   /** How issues name their record and field (default: record and line). */
   place?: IssuePlace;
-  /** Send the records whose expiry has passed or is not after their other dates (else they are held back). */
-  allowExpired?: boolean;
-  /** The instant an expiry must be after (default `now`; a rerun resolves dates at its first run's instant). */
-  checkDatesAt?: Date;
-  /**
-   * Hold back every record with a warning the run has not decided (a value to look at), as invalid, and every record
-   * without a businessReference.
-   */
-  strict?: boolean;
 }
 
 /** How a rerun relates to the earlier runs of its journal. */
@@ -99,13 +132,13 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const results = new RecordResults();
   const issues: RecordFinding[] = [];
   const warnings: RecordFinding[] = [];
-  const datesAt = (options.checkDatesAt ?? options.now).toISOString();
   let recordsWithWarnings = 0;
   let alreadyExpired = 0;
   let heldForDates = 0;
   let heldForWarnings = 0;
   let withoutReference = 0;
-  const firstOfInvoice = new FirstRecordOfInvoice();
+  /** The first record of each body the file may hold once, by its key. */
+  const firstOf = new Map<string, number>();
   const unmatched: Array<{ index: number; ownReference?: string }> = [];
   // Only a record whose businessReference (or, without one, position) the journal knows can have been edited: the
   // others are new at once, so a resume holds nothing for them until the end. Made when a record is first not
@@ -145,11 +178,11 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       return;
     }
     const { record } = parsed;
-    const ownReference = stringField(record.businessReference ?? options.flags.businessReference);
+    const ownReference = kind.ownReference(record);
     result.businessReference = ownReference;
     let canonical: string | undefined;
     const content = () => (canonical ??= canonicalJson(record));
-    const hash = keys ? contentHash(kind, content()) : '';
+    const hash = keys ? contentHash(kind.name, content()) : '';
     // With a businessReference, the same content again is the same invoice (rule 2.3.2) and is never sent: only
     // records without one are told apart by how many times their content came before.
     const key = keys && ownReference === undefined ? keys.next(hash) : hash;
@@ -162,79 +195,51 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     // Planned by a run that stopped before sending it: as if the journal did not hold it.
     const earlier = journaled?.state === 'planned' ? undefined : journaled;
 
-    // A record that may have been created is sent again with the very body it was sent with, so the service can
+    // A record that may have been sent is sent again with the very body it was sent with, so the service can
     // recognise it as a duplicate; any other is planned afresh (against the same instant for relative dates).
     const previouslySent = earlier?.state === 'sent' || earlier?.state === 'uncertain';
-    const sameBody = previouslySent && earlier?.body !== undefined;
-    const merged = sameBody
-      ? { raw: earlier.body as Record<string, unknown>, issues: [], decided: [] }
-      : mergeRecord(record, result.record, options, content);
-    const checked = checkBody(merged.raw, merged.issues, options);
-    const body = 'body' in checked && !source.issues ? checked.body : undefined;
-    const identity = body?.businessReference === undefined ? undefined : (body as InvoiceIdentity);
+    const sentBefore = previouslySent ? (earlier?.body as Record<string, unknown> | undefined) : undefined;
+    const checked = kind.check(record, result.record, content, sentBefore);
+    const body = source.issues ? undefined : checked.body;
+    const once = body && kind.sameAs(body);
 
     if (earlier?.state === 'created') {
       result.status = 'created-earlier';
       result.invoiceNumber = earlier.invoiceNumber;
-      result.businessReference = body?.businessReference ?? earlier.businessReference;
-      if (identity) firstOfInvoice.claim(identity, index);
+      result.businessReference = stringOf(body?.businessReference) ?? earlier.businessReference;
+      if (once && !firstOf.has(once.key)) firstOf.set(once.key, index);
       resume.done += 1;
       return;
     }
-    // Every finding of the record at once: its issues, its values to look at and its dates, valid or not.
-    const dates = body ?? wireDates(merged.raw);
-    const datesProblems = (dates ? dateProblems(dates, datesAt) : []).map(({ path, message, expired }) => ({
-      path,
-      message,
-      expired,
-      ...(expired ? { cause: 'has already passed: the customer could not pay it' } : {}),
-    }));
-    const toLookAt: FieldIssue[] = contactWarnings(body ?? merged.raw);
-    const sentAnyway = (problem: FieldIssue) => ({ ...problem, message: `${problem.message}; sent (--allow-expired)` });
-    const decided = [
-      ...merged.decided,
-      ...(options.allowExpired ? datesProblems.map(withoutExpired).map(sentAnyway) : []),
-    ];
-    warn([...decided, ...toLookAt]);
+    warn(checked.warnings);
     if (!body) {
-      const checkedIssues = 'issues' in checked ? checked.issues : [];
-      invalid(
-        withSourceIssues(source.issues, [
-          ...checkedIssues,
-          ...(options.allowExpired ? [] : datesProblems.map(withoutExpired)),
-        ]),
-      );
+      invalid(withSourceIssues(source.issues, [...checked.issues, ...(checked.held?.issues ?? [])]));
       return;
     }
-    // An invoice the customer could not pay is held back like an invalid one, unless the merchant asks for it.
-    if (datesProblems.length > 0 && !options.allowExpired) {
-      heldForDates += 1;
-      invalid(datesProblems.map(withoutExpired));
+    if (checked.held) {
+      if (checked.held.reason === 'dates') heldForDates += 1;
+      else heldForWarnings += 1;
+      invalid(checked.held.issues);
       return;
     }
-    const referenceless = body.businessReference === undefined;
-    // Under --strict, what a person at a terminal would have looked at is not sent unattended.
-    if (options.strict && (toLookAt.length > 0 || referenceless)) {
-      heldForWarnings += 1;
-      invalid([
-        ...toLookAt.map((warning) => ({ ...warning, message: `${warning.message} (--strict)` })),
-        ...(referenceless ? [noReferenceUnderStrict] : []),
-      ]);
-      return;
-    }
-    result.businessReference = body.businessReference;
-    const firstIndex = identity && firstOfInvoice.claim(identity, index);
-    if (firstIndex !== undefined) {
+    result.businessReference = stringOf(body.businessReference);
+    const firstIndex = once && firstOf.get(once.key);
+    if (once && firstIndex === undefined) firstOf.set(once.key, index);
+    if (once && firstIndex !== undefined) {
       const first = results.get(firstIndex);
+      // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
+      const named = place({ position: first.record - 1, line: first.line ?? first.record });
+      if (once.repeat === 'invalid') {
+        invalid([{ path: wholeRecord, message: `${once.why} ${named}`, cause: once.why }]);
+        return;
+      }
       result.status = 'duplicate';
       result.duplicateOf = first.record;
       result.duplicateOfLine = first.line;
-      // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
-      const named = place({ position: first.record - 1, line: first.line ?? first.record });
-      result.error = `same businessReference, amount and sendingDate as ${named}`;
+      result.error = `${once.why} ${named}`;
       return;
     }
-    if (previouslySent && body.businessReference === undefined && !options.resendUncertain) {
+    if (previouslySent && !kind.resendable(body) && !options.resendUncertain) {
       result.status = 'uncertain';
       result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
       resume.heldUncertain += 1;
@@ -245,8 +250,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference });
     } else if (journal) resume.new += 1;
     toSend += 1;
-    if (referenceless) withoutReference += 1;
-    if (datesProblems.some((problem) => problem.expired)) alreadyExpired += 1;
+    if (checked.referenceless) withoutReference += 1;
+    if (checked.expired) alreadyExpired += 1;
     // A dry run journals nothing, and spares the JSON text of every body.
     if (!options.planned) return;
     sendOrder.push(index);
@@ -285,18 +290,6 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   };
 }
 
-/** A record without a businessReference, refused under `strict`. */
-const noReferenceUnderStrict: FieldIssue = {
-  path: 'businessReference',
-  message:
-    'is required under --strict: without one, a run of another journal would create the invoice again (--reference-prefix gives each record one)',
-};
-
-/** A date problem as an issue or a warning. */
-function withoutExpired({ expired: _expired, ...issue }: FieldIssue & { expired: boolean }): FieldIssue {
-  return issue;
-}
-
 /** The issues met while reading a record first, then the schema's about other fields. */
 function withSourceIssues(own: FieldIssue[] | undefined, checked: FieldIssue[]): FieldIssue[] {
   if (!own) return checked;
@@ -304,8 +297,8 @@ function withSourceIssues(own: FieldIssue[] | undefined, checked: FieldIssue[]):
   return [...own, ...checked.filter((issue) => !covered(issue.path))];
 }
 
-function stringField(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** The businessReferences, and the positions of records without one, that the journal holds. */

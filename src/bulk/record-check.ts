@@ -15,6 +15,10 @@ import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
 import { withoutUnknownFields } from '../schemas/unknown-fields.js';
+import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
+import { contactWarnings } from '../schemas/contact-warnings.js';
+import { invoiceIdentityKey } from '../schemas/same-invoice.js';
+import type { CheckingKind, RecordCheck } from './plan.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -115,4 +119,82 @@ export function checkBody(
   return {
     issues: issues.map((issue) => (setByFlag(issue.path, context.flags) ? withFlagName(issue) : withDateForms(issue))),
   };
+}
+
+/** How each invoice of a run is checked: its merging and the rules a person at a terminal would apply. */
+export interface InvoiceChecks extends RecordContext {
+  /** The instant an expiry must be after. */
+  datesAt: Date;
+  /** Send the records whose expiry has passed or is not after their other dates (else they are held back). */
+  allowExpired?: boolean;
+  /** Hold back every record with a warning the run has not decided, and every record without a businessReference. */
+  strict?: boolean;
+}
+
+/** A record without a businessReference, refused under `strict`. */
+const noReferenceUnderStrict: FieldIssue = {
+  path: 'businessReference',
+  message:
+    'is required under --strict: without one, a run of another journal would create the invoice again (--reference-prefix gives each record one)',
+};
+
+/** Invoices to create, as the plan of a run checks them. */
+export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
+  const datesAt = checks.datesAt.toISOString();
+  return {
+    name: checks.kind,
+    ownReference: (record) => stringField(record.businessReference ?? checks.flags.businessReference),
+    resendable: (body) => body.businessReference !== undefined,
+    // Rule 2.3.2: the same businessReference, amount and sendingDate are the same invoice; only the first is sent.
+    sameAs: (body) =>
+      body.businessReference === undefined
+        ? undefined
+        : {
+            key: invoiceIdentityKey(body as unknown as Parameters<typeof invoiceIdentityKey>[0]),
+            repeat: 'duplicate',
+            why: 'same businessReference, amount and sendingDate as',
+          },
+    check(record, recordNumber, content, sentBefore) {
+      // A record that may have been created is sent again with the very body it was sent with.
+      const merged = sentBefore
+        ? { raw: sentBefore, issues: [], decided: [] }
+        : mergeRecord(record, recordNumber, checks, content);
+      const checked = checkBody(merged.raw, merged.issues, checks);
+      const body = 'body' in checked ? (checked.body as unknown as Record<string, unknown>) : undefined;
+      // Every finding of the record at once: its issues, its values to look at and its dates, valid or not.
+      const dates = body ? (checked as { body: Invoice }).body : wireDates(merged.raw);
+      const problems = dates ? dateProblems(dates, datesAt) : [];
+      const datesIssues = problems.map(({ path, message, expired }) => ({
+        path,
+        message,
+        ...(expired ? { cause: 'has already passed: the customer could not pay it' } : {}),
+      }));
+      const toLookAt: FieldIssue[] = contactWarnings(body ?? merged.raw);
+      const sentAnyway = (issue: FieldIssue) => ({ ...issue, message: `${issue.message}; sent (--allow-expired)` });
+      const warnings = [...merged.decided, ...(checks.allowExpired ? datesIssues.map(sentAnyway) : []), ...toLookAt];
+      const expired = problems.some((problem) => problem.expired);
+      if (!body) {
+        const issues = 'issues' in checked ? checked.issues : [];
+        return { issues: [...issues, ...(checks.allowExpired ? [] : datesIssues)], warnings };
+      }
+      // An invoice the customer could not pay is held back like an invalid one, unless the merchant asks for it.
+      if (datesIssues.length > 0 && !checks.allowExpired) {
+        return { body, issues: [], warnings, held: { reason: 'dates', issues: datesIssues } };
+      }
+      const referenceless = body.businessReference === undefined;
+      // Under --strict, what a person at a terminal would have looked at is not sent unattended.
+      if (checks.strict && (toLookAt.length > 0 || referenceless)) {
+        const issues = [
+          ...toLookAt.map((warning) => ({ ...warning, message: `${warning.message} (--strict)` })),
+          ...(referenceless ? [noReferenceUnderStrict] : []),
+        ];
+        return { body, issues: [], warnings, held: { reason: 'warnings', issues } };
+      }
+      return { body, issues: [], warnings, expired, referenceless } satisfies RecordCheck;
+    },
+  };
+}
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }

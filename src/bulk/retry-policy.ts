@@ -27,6 +27,11 @@ export interface AttemptContext {
   retries: number;
   /** The longest Retry-After waited for (--max-retry-after); a longer one ends the record's attempts. */
   maxRetryAfterMs?: number;
+  /**
+   * Only a 429 (or a request that never reached the service) is sent again: for a request without an idempotency
+   * key (a refund), where a 503 is no promise that nothing was done.
+   */
+  rateLimitOnly?: boolean;
   /** Random number in [0, 1), for the jitter. */
   random?: () => number;
 }
@@ -84,7 +89,7 @@ export function decideRetry(error: unknown, context: AttemptContext): RetryDecis
 
   const answeredNotTaken =
     error instanceof ServiceUnavailableError &&
-    (error.status === 429 || error.status === 503) &&
+    (error.status === 429 || (error.status === 503 && !context.rateLimitOnly)) &&
     error.retryAfterMs !== undefined;
   const neverReached = error instanceof ServiceUnavailableError && !error.mayHaveReachedService;
   const safe = neverReached || answeredNotTaken;

@@ -7,10 +7,12 @@ import type { InvoiceKind } from '../schemas/invoice.js';
 import type { CsvReadOptions } from './csv-records.js';
 import type { InvoiceFileInput } from './input-format.js';
 import { JournalWriter, journalVersion } from './journal.js';
+import { invoiceSending, type KindClient } from './kind.js';
 import { lockJournal } from './journal-lock.js';
 import { plannedEntries, readJournal, type JournalState } from './journal-state.js';
 import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
-import { planBatch, type Plan, type PlanOptions, type Shard } from './plan.js';
+import { planBatch, type Plan, type Shard } from './plan.js';
+import { invoiceChecking, type InvoiceChecks } from './record-check.js';
 import { readRecords, type IssuePlace, type SourceRecord } from './records.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
 
@@ -34,17 +36,9 @@ export interface BulkRequest {
   dryRun: boolean;
   /** How each record is checked and completed. */
   checks: Pick<
-    PlanOptions,
-    | 'defaults'
-    | 'flags'
-    | 'timeZone'
-    | 'allowExpired'
-    | 'droppedFields'
-    | 'amountChoice'
-    | 'strict'
-    | 'referencePrefix'
-    | 'resendUncertain'
-  >;
+    InvoiceChecks,
+    'defaults' | 'flags' | 'timeZone' | 'allowExpired' | 'droppedFields' | 'amountChoice' | 'strict' | 'referencePrefix'
+  > & { resendUncertain: boolean };
   sending: Pick<SendOptions, 'concurrency' | 'rate' | 'retries' | 'maxRetryAfterMs' | 'stopAfterFailures'>;
   signal?: AbortSignal;
 }
@@ -62,7 +56,7 @@ export interface BulkHooks {
    */
   planned(plan: Plan, run: { sending: ReadonlySet<number>; journalKept(): boolean }): Promise<boolean>;
   /** The service, once the run is about to send. */
-  connect(): Promise<{ client: Pick<ServiceClient, 'createInvoiceJson' | 'readToken'>; close(): Promise<void> }>;
+  connect(): Promise<{ client: KindClient & Pick<ServiceClient, 'readToken'>; close(): Promise<void> }>;
   /** Shows the sending's progress; stopped when it ends. */
   progress?(total: number, counters: SendCounters): { stop(): void } | undefined;
 }
@@ -107,13 +101,12 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
       });
     }
     const source = await recordsOf(input, request.sheet);
+    const { resendUncertain, ...checks } = request.checks;
     const plan = await planBatch({
-      ...request.checks,
-      kind,
+      kind: invoiceChecking({ ...checks, kind, now, datesAt: clockNow }),
+      resendUncertain,
       records: source.records,
       place: source.place,
-      now,
-      checkDatesAt: clockNow,
       shard: request.shard,
       journal: earlier,
       planned: writer,
@@ -256,7 +249,7 @@ async function sendPlan(request: BulkRequest, hooks: BulkHooks, plan: Plan, run:
     await journal.durable().catch(unwritable(run.journalShown));
     return await sendRecords({
       ...request.sending,
-      kind: request.kind,
+      kind: invoiceSending(request.kind),
       client: service.client,
       journal,
       entries: entriesToSend(journal, plan),

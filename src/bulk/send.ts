@@ -1,8 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceClient } from '../api/client.js';
 import { AuthError, ServiceRejectedError, ServiceUnavailableError } from '../errors.js';
-import type { InvoiceKind } from '../schemas/invoice.js';
+import type { KindClient, SendingKind } from './kind.js';
 import type { JournalEntry, JournalWriter } from './journal.js';
 import { Pacer } from './pacer.js';
 import type { RecordResult, RecordResults, RecordStatus } from './results.js';
@@ -24,8 +23,8 @@ export interface SendEntry {
 }
 
 export interface SendOptions {
-  kind: InvoiceKind;
-  client: Pick<ServiceClient, 'createInvoiceJson'>;
+  kind: SendingKind;
+  client: KindClient;
   journal: JournalWriter;
   /** The records to send, in order. */
   entries: AsyncIterable<SendEntry>;
@@ -178,7 +177,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         }
       }
       try {
-        const { invoiceNumber } = await client.createInvoiceJson(kind, entry.bodyJson);
+        const invoiceNumber = await kind.send(client, entry.bodyJson);
         failedInARow = 0;
         return { invoiceNumber };
       } catch (error) {
@@ -192,7 +191,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   };
 
   const sendOne = async (entry: SendEntry): Promise<void> => {
-    const hasReference = entry.businessReference !== undefined;
+    const hasReference = kind.resendableByReference && entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
     const giveUp = (error: string, failure?: unknown) =>
       mayHaveCreated ? settle(entry, 'uncertain', { error }) : settle(entry, 'failed', { error }, failure);
@@ -214,7 +213,13 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       const { error } = answer;
       // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
       const earlierAttemptMayHaveCreated = mayHaveCreated;
-      const decision = decideRetry(error, { hasReference, attempts, retries, maxRetryAfterMs });
+      const decision = decideRetry(error, {
+        hasReference,
+        attempts,
+        retries,
+        maxRetryAfterMs,
+        rateLimitOnly: !kind.resendableByReference,
+      });
       mayHaveCreated ||= decision.mayHaveCreated;
       const pause = rateLimitPauseMs(error, attempts, Math.random, maxRetryAfterMs);
       if (pause !== undefined) pacer.pause(pause);

@@ -3,6 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createServiceClient } from '../../src/api/client.js';
 import { JournalWriter } from '../../src/bulk/journal.js';
 import { RecordResults, type RecordResult } from '../../src/bulk/results.js';
+import { invoiceSending } from '../../src/bulk/kind.js';
 import { sendRecords, type SendEntry } from '../../src/bulk/send.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 import { journalEntries, tempDir, until } from './helpers.js';
@@ -64,7 +65,7 @@ it('holds a record without a reference until its `sent` entry is durable; one wi
   }));
   const results = RecordResults.of(entries.map((_, index): RecordResult => ({ record: index + 1, status: 'pending' })));
   const sending = sendRecords({
-    kind: 'single',
+    kind: invoiceSending('single'),
     client: createServiceClient({ baseUrl: server.url, token: 'journal-wait-token-0123', timeoutMs: 5_000 }),
     journal,
     entries: (async function* () {

@@ -1,3 +1,4 @@
+import { invoiceChecking, type InvoiceChecks } from '../../src/bulk/record-check.js';
 import type { FieldIssue } from '../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import { inShard, planBatch, type PlanOptions } from '../../src/bulk/plan.js';
@@ -17,14 +18,40 @@ interface Planned {
 }
 
 /** Plans NDJSON text; returns the plan and the `planned` entries it journaled, in order. */
-async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
+async function plan(
+  lines: unknown[],
+  options: Partial<Omit<PlanOptions, 'kind'>> & Partial<Omit<InvoiceChecks, 'kind'>> = {},
+) {
   const journaled: Array<Omit<Planned, 'index' | 'previouslySent'>> = [];
   const text = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
-  const result = await planBatch({
+  const {
+    defaults = {},
+    flags = {},
+    now: at = now,
+    datesAt = at,
+    amountChoice,
+    referencePrefix,
+    allowExpired,
+    strict,
+    droppedFields,
+    timeZone,
+    ...rest
+  } = options;
+  const kind = invoiceChecking({
     kind: 'single',
-    defaults: {},
-    flags: {},
-    now,
+    defaults,
+    flags,
+    now: at,
+    datesAt,
+    amountChoice,
+    referencePrefix,
+    allowExpired,
+    strict,
+    droppedFields,
+    timeZone,
+  });
+  const result = await planBatch({
+    kind,
     resendUncertain: false,
     records: readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
     planned: {
@@ -35,7 +62,7 @@ async function plan(lines: unknown[], options: Partial<PlanOptions> = {}) {
       },
       written: () => Promise.resolve(),
     },
-    ...options,
+    ...rest,
   });
   // What the send reads back: each entry with its index in the results, in the plan's order.
   const planned: Planned[] = journaled.map((entry, position) => {

@@ -4,6 +4,7 @@ import { createServiceClient } from '../../src/api/client.js';
 import { JournalWriter } from '../../src/bulk/journal.js';
 import { readJournal } from '../../src/bulk/journal-state.js';
 import { RecordResults, type RecordResult } from '../../src/bulk/results.js';
+import { invoiceSending } from '../../src/bulk/kind.js';
 import { sendRecords, type SendEntry, type SendOptions } from '../../src/bulk/send.js';
 import {
   sendJson,
@@ -55,7 +56,7 @@ async function send(
     bodyJson: JSON.stringify(body(index + 1, options.withReference ?? true)),
   }));
   const outcome = await sendRecords({
-    kind: 'single',
+    kind: invoiceSending('single'),
     client: createServiceClient({ baseUrl: server.url, token, environment: 'local', timeoutMs: 5_000 }),
     journal,
     entries: (async function* () {

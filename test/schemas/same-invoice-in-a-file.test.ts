@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { FirstRecordOfInvoice } from '../../src/bulk/first-of-invoice.js';
+import { invoiceIdentityKey } from '../../src/schemas/same-invoice.js';
+
+/** The first record of each invoice, by its identity key, as a plan keeps them. */
+class FirstRecordOfInvoice {
+  readonly #first = new Map<string, number>();
+  claim(invoice: { businessReference: string; amount: number; sendingDate: string }, record: number) {
+    const key = invoiceIdentityKey(invoice);
+    const earlier = this.#first.get(key);
+    if (earlier === undefined) this.#first.set(key, record);
+    return earlier;
+  }
+}
 
 const invoice = (businessReference: string, amount = 100, sendingDate = '2030-01-01') => ({
   businessReference,
