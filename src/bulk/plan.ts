@@ -5,6 +5,7 @@ import { parseRecord, wholeRecord } from './record-check.js';
 import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
 import { RecordResults, type RecordResult } from './results.js';
 import type { JournalWriter } from './journal.js';
+import type { CheckingKind } from './kind.js';
 import type { RecordFinding } from '../output/findings.js';
 
 // Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
@@ -16,50 +17,6 @@ import type { RecordFinding } from '../output/findings.js';
 export interface Shard {
   index: number;
   count: number;
-}
-
-/** A record as sent: a JSON object, with the businessReference that makes a resend safe, if it has one. */
-export type SentBody = Record<string, unknown> & { businessReference?: unknown };
-
-/** One record checked by its kind. */
-export interface RecordCheck {
-  /** The body to send; absent when the record is invalid. */
-  body?: SentBody;
-  /** Why the record is invalid (with no body). */
-  issues: FieldIssue[];
-  /** What to look at in the record, whatever becomes of it. */
-  warnings: FieldIssue[];
-  /** A valid body held back like an invalid one: for its dates, or its warnings (strict). */
-  held?: { reason: 'dates' | 'warnings'; issues: FieldIssue[] };
-  /** Sent although its expiry has passed (allowed by the merchant). */
-  expired?: boolean;
-  /** Sent without a businessReference, which only its journal can tell apart from a copy. */
-  referenceless?: boolean;
-}
-
-/** What a plan needs to know of a kind of record (an invoice to create, a refund) to check it. */
-export interface CheckingKind {
-  /** The kind's name, part of every record's content key. */
-  readonly name: string;
-  /** The reference a record gives itself, which the service refuses a second record of (none for a refund). */
-  ownReference(record: Record<string, unknown>): string | undefined;
-  /**
-   * Checks one record of the file (`recordNumber` from 1, `content` its canonical JSON); `sentBefore` is the body an
-   * earlier run sent without learning the outcome, sent again as it was.
-   */
-  check(
-    record: Record<string, unknown>,
-    recordNumber: number,
-    content: () => string,
-    sentBefore?: Record<string, unknown>,
-  ): RecordCheck;
-  /**
-   * What a file may hold only once: its key, and whether a repeat is a `duplicate` not sent (rule 2.3.2) or
-   * `invalid`, with the words that name the earlier record (`... as row 3`).
-   */
-  sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string } | undefined;
-  /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
-  resendable(body: SentBody): boolean;
 }
 
 export interface PlanOptions {

@@ -18,7 +18,7 @@ import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
-import type { CheckingKind, RecordCheck } from './plan.js';
+import type { CheckingKind, RecordCheck } from './kind.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
