@@ -74,3 +74,43 @@ function closest(name: string): string | undefined {
   );
   return nearestName(name, candidates);
 }
+
+/** The columns a sheet of one kind of record may have, and how messages speak of them. */
+export interface ColumnSet {
+  resolve(header: string): ResolvedColumn;
+  /** What a column that is none of them is not: `an invoice field`. */
+  readonly fieldWords: string;
+  /** The command that prints a header to start from. */
+  readonly template: string;
+}
+
+/** The columns of a sheet of invoices. */
+export const invoiceColumns: ColumnSet = {
+  resolve: resolveColumn,
+  fieldWords: 'an invoice field',
+  template: 'einvoice template single --format csv',
+};
+
+/** The fields of a refund of a sheet (the invoice it refunds, then the request's body), by their lower-case names. */
+const refundFields = new Map<string, KnownField>([
+  ['invoicenumber', { path: 'invoiceNumber', cell: 'text' }],
+  ['amount', { path: 'amount', cell: 'number' }],
+  ['reason', { path: 'reason', cell: 'text' }],
+  ['orderreferencenumber', { path: 'orderReferenceNumber', cell: 'text' }],
+  // The refund command's flag names, as for invoices.
+  ['invoice-number', { path: 'invoiceNumber', cell: 'text' }],
+  ['order-ref', { path: 'orderReferenceNumber', cell: 'text' }],
+]);
+
+/** The columns of a sheet of refunds. */
+export const refundColumns: ColumnSet = {
+  resolve(header) {
+    const name = header.trim().replace(/^--/, '');
+    const field = refundFields.get(name.toLowerCase());
+    if (field) return { path: field.path, cell: field.cell };
+    const names = ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'];
+    return { unknown: header, suggestion: nearestName(name.toLowerCase(), names) };
+  },
+  fieldWords: 'a refund field',
+  template: 'einvoice template refunds',
+};

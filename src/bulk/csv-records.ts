@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { parse, CsvError, type Parser } from 'csv-parse';
 import { UsageError, type FieldIssue } from '../errors.js';
 import { visible } from '../schemas/visible-text.js';
-import { resolveColumn } from './csv-columns.js';
+import { invoiceColumns, type ColumnSet } from './csv-columns.js';
 import { pathKeys, rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
 import { replay } from './input-format.js';
 import type { IssuePlace, SourceRecord } from './records.js';
@@ -21,6 +21,8 @@ export interface CsvReadOptions {
   dateFormat?: DateFormat;
   /** Header names of columns to skip. */
   ignoreColumns?: readonly string[];
+  /** The columns the sheet may have (default: an invoice's). */
+  columns?: ColumnSet;
 }
 
 /** The records of a CSV input, and how a record's issues name their row and column. */
@@ -170,15 +172,16 @@ export function columnLetter(index: number): string {
 /** Checks the header: every column an invoice field (or ignored), none twice, items in one form only. */
 function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderColumn[] {
   const ignored = new Set(options.ignoreColumns?.map((name) => name.trim().toLowerCase()));
+  const columnSet = options.columns ?? invoiceColumns;
   const problems: string[] = [];
   const seen = new Map<string, string>();
   const columns = cells.map((header, index): HeaderColumn => {
     const letter = columnLetter(index);
     if (header.trim() === '' || ignored.has(header.trim().toLowerCase())) return { header, letter };
-    const resolved = resolveColumn(header);
+    const resolved = columnSet.resolve(header);
     if ('unknown' in resolved) {
       const hint = resolved.suggestion ? `; did you mean ${resolved.suggestion}?` : '';
-      problems.push(`column ${letter} "${visible(header.trim())}" is not an invoice field${hint}`);
+      problems.push(`column ${letter} "${visible(header.trim())}" is not ${columnSet.fieldWords}${hint}`);
       return { header, letter };
     }
     const earlier = seen.get(resolved.path);
@@ -194,7 +197,7 @@ function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderCo
     throw new UsageError(`The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`, {
       issues: problems.map((problem) => ({ path: 'header (row 1)', message: problem })),
       hint:
-        '--ignore-column NAME skips a column; einvoice template single --format csv prints a header to start from.' +
+        `--ignore-column NAME skips a column; ${columnSet.template} prints a header to start from.` +
         '\nsee: einvoice help csv',
     });
   }

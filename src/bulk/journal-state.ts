@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { UsageError } from '../errors.js';
-import type { InvoiceKind } from '../schemas/invoice.js';
+import type { RecordKindName } from './kind.js';
 import { journalVersion, type JournalEntry } from './journal.js';
 import { ndjsonRecords } from './records.js';
 
@@ -31,7 +31,7 @@ export interface JournaledRecord {
 export interface JournalState {
   /** The instant the first run resolved relative dates to; every rerun resolves them the same way. */
   resolveDatesAt?: Date;
-  kind?: InvoiceKind;
+  kind?: RecordKindName;
   shard?: string;
   /** The environment and service the journal belongs to. */
   target?: { environment: string; service: string };

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { sandboxStateFile } from '../config/paths.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../errors.js';
-import type { InvoiceKind } from '../schemas/invoice.js';
+import type { RecordKindName } from './kind.js';
 import type { JournalState } from './journal-state.js';
 import { defaultJournalPath } from './options.js';
 import type { Shard } from './plan.js';
@@ -66,7 +66,7 @@ export function journalFor(request: JournalRequest): JournalPlace | undefined {
 export async function checkJournalFits(
   earlier: JournalState | undefined,
   journal: JournalPlace | undefined,
-  target: JournalTarget & { kind: InvoiceKind },
+  target: JournalTarget & { kind: RecordKindName },
   shard: string | undefined,
 ): Promise<void> {
   const shown = journal?.shown;
@@ -86,8 +86,8 @@ export async function checkJournalFits(
     );
   }
   if (earlier?.kind && earlier.kind !== target.kind) {
-    throw new UsageError(`The journal ${shown} belongs to \`einvoice create ${earlier.kind}\`; nothing was sent.`, {
-      hint: `To create ${target.kind} invoices from the same file, give them a journal of their own: --journal PATH.${seeJournal}`,
+    throw new UsageError(`The journal ${shown} belongs to \`${commandOf(earlier.kind)}\`; nothing was sent.`, {
+      hint: `To run \`${commandOf(target.kind)}\` on the same file, give it a journal of its own: --journal PATH.${seeJournal}`,
     });
   }
   if (earlier?.resolveDatesAt && earlier.shard !== shard) {
@@ -96,4 +96,9 @@ export async function checkJournalFits(
       { hint: `Give each shard its own journal (the default does), or run with the same --shard.${seeJournal}` },
     );
   }
+}
+
+/** The command a journal's kind belongs to. */
+function commandOf(kind: RecordKindName): string {
+  return kind === 'refund' ? 'einvoice refund --file' : `einvoice create ${kind}`;
 }

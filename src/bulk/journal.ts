@@ -1,5 +1,5 @@
 import { rm, stat, truncate, type FileHandle } from 'node:fs/promises';
-import type { InvoiceKind } from '../schemas/invoice.js';
+import type { RecordKindName } from './kind.js';
 import { openPrivate } from '../private-file.js';
 
 // The write-ahead journal of a bulk run: NDJSON, one entry per line, appended and fsynced in groups. An entry is on
@@ -21,7 +21,7 @@ export type JournalEntry =
       version: number;
       at: string;
       resolveDatesAt: string;
-      kind: InvoiceKind;
+      kind: RecordKindName;
       input: string;
       shard?: string;
       environment: string;

@@ -1,11 +1,14 @@
 import type { ServiceClient } from '../api/client.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
-import type { Refund } from '../schemas/refund.js';
+import type { RefundRecord } from '../schemas/refund.js';
 import type { FieldIssue } from '../errors.js';
 
 // What the engine of a run over a file needs to know of a kind of record (an invoice to create, a refund): how to
 // check one, what it may hold only once, the request it makes, and whether one the service may have taken can ever
 // be sent again.
+
+/** The name of a kind of record, as a journal binds itself to one: an invoice's kind, or `refund`. */
+export type RecordKindName = InvoiceKind | 'refund';
 
 /** The service's operations a run sends with. */
 export type KindClient = Pick<ServiceClient, 'createInvoiceJson' | 'refundInvoice'>;
@@ -13,7 +16,7 @@ export type KindClient = Pick<ServiceClient, 'createInvoiceJson' | 'refundInvoic
 /** A kind of record a bulk run sends: an invoice to create, or a refund. */
 export interface SendingKind {
   /** The journal's name of the kind (`single`, `recurring`, `refund`): a journal serves one kind only. */
-  readonly name: InvoiceKind | 'refund';
+  readonly name: RecordKindName;
   /** Sends one record's body, as journaled; resolves to the invoice number the record is known by. */
   send(client: KindClient, bodyJson: string): Promise<string>;
   /**
@@ -30,11 +33,6 @@ export function invoiceSending(kind: InvoiceKind): SendingKind {
     send: async (client, bodyJson) => (await client.createInvoiceJson(kind, bodyJson)).invoiceNumber,
     resendableByReference: true,
   };
-}
-
-/** A refund as a run journals it: the invoice it refunds and the request's body. */
-export interface RefundRecord extends Refund {
-  invoiceNumber: string;
 }
 
 /** Refunding paid invoices: the spec gives a refund no idempotency key, so one that may have left is never resent. */
@@ -87,7 +85,9 @@ export interface CheckingKind {
    * What a file may hold only once: its key, and whether a repeat is a `duplicate` not sent (rule 2.3.2) or
    * `invalid`, with the words that name the earlier record (`... as row 3`).
    */
-  sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string } | undefined;
+  sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string; field?: string } | undefined;
+  /** The invoice number a record is about before it is sent (a refund's), for the report. */
+  numberOf?(body: SentBody): string;
   /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
   resendable(body: SentBody): boolean;
 }

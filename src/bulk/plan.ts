@@ -180,6 +180,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       return;
     }
     result.businessReference = stringOf(body.businessReference);
+    if (kind.numberOf) result.invoiceNumber = kind.numberOf(body);
     const firstIndex = once && firstOf.get(once.key);
     if (once && firstIndex === undefined) firstOf.set(once.key, index);
     if (once && firstIndex !== undefined) {
@@ -187,7 +188,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
       const named = place({ position: first.record - 1, line: first.line ?? first.record });
       if (once.repeat === 'invalid') {
-        invalid([{ path: wholeRecord, message: `${once.why} ${named}`, cause: once.why }]);
+        invalid([{ path: once.field ?? wholeRecord, message: `${once.why} ${named}`, cause: once.why }]);
         return;
       }
       result.status = 'duplicate';

@@ -3,16 +3,15 @@ import { dirname } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { undecodableMessage } from '../input/text-encoding.js';
-import type { InvoiceKind } from '../schemas/invoice.js';
 import type { CsvReadOptions } from './csv-records.js';
 import type { InvoiceFileInput } from './input-format.js';
 import { JournalWriter, journalVersion } from './journal.js';
-import { invoiceSending, type KindClient } from './kind.js';
+import type { CheckingKind, KindClient, SendingKind } from './kind.js';
+import type { ColumnSet } from './csv-columns.js';
 import { lockJournal } from './journal-lock.js';
 import { plannedEntries, readJournal, type JournalState } from './journal-state.js';
 import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
 import { planBatch, type Plan, type Shard } from './plan.js';
-import { invoiceChecking, type InvoiceChecks } from './record-check.js';
 import { readRecords, type IssuePlace, type SourceRecord } from './records.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
 
@@ -23,22 +22,28 @@ import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type 
 /** A file of many invoices, as `--file` reads it. */
 export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
 
+/** A kind of record as a run works with it: how each is checked (at the run's clock), sent, and read from a sheet. */
+export interface BulkKind {
+  sending: SendingKind;
+  /** The checks of a run whose relative dates resolve at `now`, and whose expiries must be after `datesAt`. */
+  checking(clock: { now: Date; datesAt: Date }): CheckingKind;
+  /** The columns a sheet may have (default: an invoice's). */
+  columns?: ColumnSet;
+}
+
 /** What a bulk run is asked to do. */
 export interface BulkRequest {
-  kind: InvoiceKind;
+  kind: BulkKind;
   input: ManyInvoices;
   /** How a sheet (CSV) is read. */
-  sheet: Omit<CsvReadOptions, 'name'>;
+  sheet: Omit<CsvReadOptions, 'name' | 'columns'>;
   /** The journal; absent for a dry run of stdin. */
   journal?: JournalPlace;
   target: JournalTarget;
   shard?: Shard;
   dryRun: boolean;
-  /** How each record is checked and completed. */
-  checks: Pick<
-    InvoiceChecks,
-    'defaults' | 'flags' | 'timeZone' | 'allowExpired' | 'droppedFields' | 'amountChoice' | 'strict' | 'referencePrefix'
-  > & { resendUncertain: boolean };
+  /** Send again the records an earlier run sent without learning the outcome (never for a refund). */
+  resendUncertain: boolean;
   sending: Pick<SendOptions, 'concurrency' | 'rate' | 'retries' | 'maxRetryAfterMs' | 'stopAfterFailures'>;
   signal?: AbortSignal;
 }
@@ -71,7 +76,8 @@ export interface BulkResult {
 
 /** Runs a file of many invoices: plans it, then sends it as the command's `planned` hook decides. */
 export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<BulkResult> {
-  const { kind, input, journal, dryRun } = request;
+  const { input, journal, dryRun } = request;
+  const kind = request.kind.sending.name;
   const shard = request.shard ? `${request.shard.index}/${request.shard.count}` : undefined;
   if (!dryRun && journal) await makeJournalFolder(journal);
   const release =
@@ -100,11 +106,10 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
         service: request.target.service,
       });
     }
-    const source = await recordsOf(input, request.sheet);
-    const { resendUncertain, ...checks } = request.checks;
+    const source = await recordsOf(input, { ...request.sheet, columns: request.kind.columns });
     const plan = await planBatch({
-      kind: invoiceChecking({ ...checks, kind, now, datesAt: clockNow }),
-      resendUncertain,
+      kind: request.kind.checking({ now, datesAt: clockNow }),
+      resendUncertain: request.resendUncertain,
       records: source.records,
       place: source.place,
       shard: request.shard,
@@ -210,7 +215,7 @@ function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never 
 /** The records of the input, and how their issues are placed (CSV: by row and column). */
 async function recordsOf(
   input: ManyInvoices,
-  sheet: BulkRequest['sheet'],
+  sheet: Omit<CsvReadOptions, 'name'>,
 ): Promise<{ records: AsyncIterable<SourceRecord[]>; place?: IssuePlace }> {
   if (input.format !== 'csv') return { records: readRecords(input.open(), input.format, input.name) };
   const { readCsvRecords } = await import('./csv-records.js');
@@ -249,7 +254,7 @@ async function sendPlan(request: BulkRequest, hooks: BulkHooks, plan: Plan, run:
     await journal.durable().catch(unwritable(run.journalShown));
     return await sendRecords({
       ...request.sending,
-      kind: invoiceSending(request.kind),
+      kind: request.kind.sending,
       client: service.client,
       journal,
       entries: entriesToSend(journal, plan),

@@ -1,4 +1,4 @@
-import type { InvoiceKind } from '../schemas/invoice.js';
+import type { RecordKindName } from './kind.js';
 import type { ResumeCounts } from './plan.js';
 import type { RecordResults, RecordStatus } from './results.js';
 
@@ -6,7 +6,7 @@ import type { RecordResults, RecordStatus } from './results.js';
 
 /** The outcome of a bulk run in numbers. */
 export interface BatchSummary {
-  kind: InvoiceKind;
+  kind: RecordKindName;
   environment: string;
   dryRun: boolean;
   /** Records of the file (of the shard, with --shard). */

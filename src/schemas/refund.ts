@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { numberError, positiveMoney, positiveMoneyText, text } from './fields.js';
+import { invoiceNumber, numberError, positiveMoney, positiveMoneyText, text } from './fields.js';
 import { maxAmountText } from './money.js';
 
 /**
@@ -37,3 +37,22 @@ export type RefundInput = z.input<typeof refundSchema>;
  * shown, so any are kept). An empty body is read as that empty object.
  */
 export const refundAnswerSchema = z.looseObject({});
+
+/**
+ * One refund of a file (`einvoice refund --file`): the invoice it refunds, then the request's body. A JSON number
+ * is read as the invoice number it writes (an NDJSON file written by a program).
+ */
+export const refundRecordSchema = refundSchema
+  .extend({
+    invoiceNumber: z.preprocess(
+      (value) => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : value),
+      invoiceNumber(),
+    ),
+  })
+  .meta({
+    title: 'einvoice refund record',
+    description: 'One refund of a file of many (einvoice refund --file): the invoice it refunds and the request body.',
+  });
+
+/** A refund of a file, as checked. */
+export type RefundRecord = z.output<typeof refundRecordSchema>;

@@ -6,7 +6,6 @@ import {
   mergeInvoiceSources,
   settledAmount,
   withoutAmountEchoingItems,
-  type AmountChoice,
 } from '../../input/invoice-input.js';
 import { invoiceFromFlags, toCommandLine, withSourceName } from '../../input/invoice-flags.js';
 import { askForInvoice, canBeAsked } from '../../input/invoice-prompts.js';
@@ -27,7 +26,7 @@ import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/in
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
 import { openDraft } from './draft.js';
-import type { CreateOptions } from './options.js';
+import { amountChoiceOf, type CreateOptions } from './options.js';
 import { writePrivateFile } from '../../private-file.js';
 
 type Raw = Record<string, unknown>;
@@ -297,11 +296,6 @@ async function settleAmount(run: CreateRun, invoice: Invoice): Promise<Invoice> 
     ),
   );
   return { ...invoice, amount: chosen };
-}
-
-/** The merchant's word on an amount that differs from its items' total, if the run gave it. */
-function amountChoiceOf(options: CreateOptions): AmountChoice | undefined {
-  return options.keepAmount ? 'keep' : options.amountFromItems ? 'items' : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { BulkFlags } from '../../bulk/options.js';
 import type { GlobalOptions } from '../../context.js';
 import type { InvoiceFlags } from '../../input/field-descriptions.js';
 import type { EncodingName } from '../../input/text-encoding.js';
+import type { AmountChoice } from '../../input/invoice-input.js';
 
 /** What `einvoice create single|recurring` is given: the global options, the invoice's, the bulk run's and a CSV file's flags. */
 export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags, CsvFlags {
@@ -19,4 +20,9 @@ export interface CreateOptions extends GlobalOptions, InvoiceFlags, BulkFlags, C
   dryRun?: boolean;
   save?: string;
   printCommand?: boolean;
+}
+
+/** The merchant's word on an amount that differs from its items' total: `--keep-amount` or `--amount-from-items`. */
+export function amountChoiceOf(options: CreateOptions): AmountChoice | undefined {
+  return options.keepAmount ? 'keep' : options.amountFromItems ? 'items' : undefined;
 }

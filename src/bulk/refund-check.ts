@@ -1,0 +1,24 @@
+import { refundRecordSchema } from '../schemas/refund.js';
+import { validate } from '../schemas/validate.js';
+import type { CheckingKind } from './kind.js';
+
+// Refunds of a file, as the plan of a run checks them: the shared refund schema, and one refund per invoice.
+
+/** Refunds to send: none has a reference, so a refund that may have left is never sent again by a rerun. */
+export const refundChecking: CheckingKind = {
+  name: 'refund',
+  ownReference: () => undefined,
+  resendable: () => false,
+  // Two refunds of one invoice in a file are more likely a slip than intended: the file is refused, naming both.
+  sameAs: (body) => ({
+    key: String(body.invoiceNumber),
+    repeat: 'invalid',
+    why: 'refunds the same invoice as',
+    field: 'invoiceNumber',
+  }),
+  numberOf: (body) => String(body.invoiceNumber),
+  check(record) {
+    const result = validate(refundRecordSchema, record);
+    return result.success ? { body: result.data, issues: [], warnings: [] } : { issues: result.issues, warnings: [] };
+  },
+};
