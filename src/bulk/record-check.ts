@@ -188,7 +188,9 @@ export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
           ...toLookAt.map((warning) => ({ ...warning, message: `${warning.message} (--strict)` })),
           ...(referenceless ? [noReferenceUnderStrict] : []),
         ];
-        return { body, issues: [], warnings, held: { reason: 'warnings', issues } };
+        // What strict refuses is told once, as the record's problem; the warnings left are the decided ones.
+        const decided = warnings.filter((warning) => !toLookAt.includes(warning));
+        return { body, issues: [], warnings: decided, held: { reason: 'warnings', issues } };
       }
       return { body, issues: [], warnings, expired, referenceless } satisfies RecordCheck;
     },

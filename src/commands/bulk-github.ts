@@ -37,7 +37,7 @@ export async function reportToGithub(run: GithubRun, context: CommandContext): P
     ...recordAnnotations(run.results, { file, numbered: run.numbered }),
   ];
   if (annotations.length > 0) {
-    context.stderr.write(`${group(`einvoice: ${countOf(annotations.length, 'record')} to look at`, annotations)}\n`);
+    context.stderr.write(`${group(`einvoice: ${countOf(annotations.length, 'finding')} to look at`, annotations)}\n`);
   }
   if (env.GITHUB_STEP_SUMMARY) {
     await appendFile(

@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { journalFor, targetOf } from '../bulk/journal-target.js';
 import { bulkDefaults, type BulkFlags } from '../bulk/options.js';
@@ -60,8 +61,10 @@ export async function runBulkCommand(
   // This command stops gracefully on the first Ctrl-C: it finishes the requests in flight and says where it stands.
   if (context.interrupt) context.interrupt.graceful = true;
   const reportPath = options.report === undefined ? undefined : resolve(context.cwd, options.report);
-  // A report that cannot be written is refused now, not found out after the invoices are created.
+  // A report that cannot be written is refused now, not found out after the invoices are created; its folder is
+  // made as the journal's is (the user's alone: it names customers' references).
   if (reportPath) {
+    await mkdir(dirname(reportPath), { recursive: true, mode: 0o700 }).catch(() => undefined);
     await checkWritable(reportPath).catch((error: unknown) => {
       throw new UsageError(`Cannot write --report ${options.report}: ${writeProblem(error)}; nothing was sent.`);
     });
@@ -231,8 +234,12 @@ export async function runBulkCommand(
             `only as an exception, --allow-expired sends ${plan.heldForDates === 1 ? 'it as it is' : 'them as they are'}.`
           : undefined,
         plan.heldForWarnings > 0
-          ? `${counted(plan.heldForWarnings, 'record is', 'records are')} held back for ${plan.heldForWarnings === 1 ? 'its' : 'their'} warnings (--strict): ` +
-            'correct the values, or give the records without a businessReference one (--reference-prefix).'
+          ? `${counted(plan.heldForWarnings, 'record is', 'records are')} held back for ${plan.heldForWarnings === 1 ? 'its' : 'their'} warnings (strict): ` +
+            'correct the values' +
+            (plan.issues.some((issue) => issue.field?.includes('businessReference'))
+              ? ', give the records without a businessReference one (--reference-prefix)'
+              : '') +
+            ', or pass --no-strict to send them with their warnings.'
           : undefined,
         issues.length > listedIssues
           ? `--report FILE lists all ${formatCount(plan.issues.length)} problems.`

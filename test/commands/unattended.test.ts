@@ -190,7 +190,7 @@ describe('mobile numbers of the Egyptian plan', () => {
     expect((await received(sandbox)).count).toBe(0);
     expect(strict.stderr).toContain(`✖ ${bodies.length} of 6 records are invalid; nothing was sent.`);
     for (const message of Object.values(mobiles)) expect(strict.stderr).toContain(message);
-    expect(strict.stderr).toMatch(/held back for their warnings \(--strict\)/);
+    expect(strict.stderr).toMatch(/held back for their warnings \(strict\)/);
 
     const sent = await runCreate(home, ['single', '--file', 'mobiles.ndjson', '--yes']);
     expect(sent.code, sent.stderr).toBe(0);
@@ -282,7 +282,7 @@ describe('in GitHub Actions', () => {
       await sandbox.api.reset(false);
       const result = await runInActions(
         home,
-        ['single', '--file', 'sheet.csv', '--yes', '--report', report, '--journal', `${report}.journal`],
+        ['single', '--file', 'sheet.csv', '--yes', '--report', `reports/${report}`, '--journal', `${report}.journal`],
         env,
       );
       expect(result.code, result.stderr).toBe(0);
@@ -290,10 +290,11 @@ describe('in GitHub Actions', () => {
         /^::warning file=sheet\.csv,line=3,title=einvoice%3A to look at::row 3 \(G-2\): customer\.mobile: 1012345678 looks like a number whose leading 0/m,
       );
     }
-    expect(readFileSync(join(home, 'report.csv'), 'utf8').split('\n')[2]).toContain(
+    expect(readFileSync(join(home, 'reports', 'report.csv'), 'utf8').split('\n')[2]).toContain(
       'customer.mobile: 1012345678 looks like a number whose leading 0',
     );
-    const junit = readFileSync(join(home, 'report.xml'), 'utf8');
+    // The report's folder was made for it, as the journal's is.
+    const junit = readFileSync(join(home, 'reports', 'report.xml'), 'utf8');
     expect(junit).toMatch(
       /<testcase name="row 3 \(G-2\)"[^>]*>\n\s*<system-out>warning: customer\.mobile: 1012345678 looks like/,
     );
@@ -312,6 +313,9 @@ describe('in GitHub Actions', () => {
     expect(strict.code).toBe(2);
     expect((await received(sandbox)).count).toBe(0);
     expect(strict.stderr).toMatch(/^::error file=sheet\.csv,line=3,title=einvoice%3A invalid::/m);
+    // What strict refuses is told once, as the record's problem, not also as a warning.
+    expect(strict.stderr).not.toMatch(/^::warning file=sheet\.csv,line=3,/m);
+    expect(strict.stderr).toContain('or pass --no-strict to send them with their warnings.');
     // What to do next fits a run refused for invalid records: fix them, never "send the failed ones".
     const refusedSummary = readFileSync(summaryFile, 'utf8');
     expect(refusedSummary).toContain('skip-invalid: true in the GitHub Action');
