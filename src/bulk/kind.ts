@@ -88,6 +88,8 @@ export interface CheckingKind {
   sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string; field?: string } | undefined;
   /** The invoice number a record is about before it is sent (a refund's), for the report. */
   numberOf?(body: SentBody): string;
+  /** The amount a record moves, for the run's total (a refund's). */
+  amountOf?(body: SentBody): number;
   /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
   resendable(body: SentBody): boolean;
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { wholeNumberFlag } from '../input/flag-parsers.js';
 import type { Shard } from './plan.js';
 
@@ -123,4 +123,17 @@ export function defaultJournalPath(input: string, shard: Shard | undefined, envi
   return shard
     ? `${input}${env}.shard-${shard.index}-of-${shard.count}.journal.ndjson`
     : `${input}${env}.journal.ndjson`;
+}
+
+/** The commander options of the bulk flags named (all of them by default), in the table's order. */
+export function bulkOptions(group: string, only?: readonly string[]): Option[] {
+  return bulkFlags
+    .filter((bulkFlag) => only === undefined || only.includes(bulkFlag.flag))
+    .map((bulkFlag) => {
+      const option = new Option(
+        bulkFlag.valueName ? `${bulkFlag.flag} ${bulkFlag.valueName}` : bulkFlag.flag,
+        bulkFlag.help,
+      ).helpGroup(group);
+      return bulkFlag.parse ? option.argParser(bulkFlag.parse) : option;
+    });
 }

@@ -6,6 +6,7 @@ import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js'
 import { RecordResults, type RecordResult } from './results.js';
 import type { JournalWriter } from './journal.js';
 import type { CheckingKind } from './kind.js';
+import { toMinorUnits } from '../schemas/money.js';
 import type { RecordFinding } from '../output/findings.js';
 
 // Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
@@ -54,6 +55,8 @@ export interface Plan {
   issues: RecordFinding[];
   /** Records to send. */
   toSend: number;
+  /** The amount of the records to send, in minor units, for a kind that has one (a refund). */
+  totalMinor?: bigint;
   /** The index among the results of each record to send, in the order of their `planned` entries. */
   sendOrder: number[];
   /** The indexes of records an earlier run sent without learning the outcome. */
@@ -96,13 +99,14 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   let withoutReference = 0;
   /** The first record of each body the file may hold once, by its key. */
   const firstOf = new Map<string, number>();
-  const unmatched: Array<{ index: number; ownReference?: string }> = [];
+  const unmatched: Unmatched[] = [];
   // Only a record whose businessReference (or, without one, position) the journal knows can have been edited: the
   // others are new at once, so a resume holds nothing for them until the end. Made when a record is first not
   // found in the journal by its content: a resume of the same file never needs it.
   let journaledPlaces: Set<string | number> | undefined;
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
   let toSend = 0;
+  let totalMinor = 0n;
   const sendOrder: number[] = [];
   const previouslySentIndexes = new Set<number>();
   const place = options.place ?? recordAndLine;
@@ -205,9 +209,10 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     }
     if (earlier) resume.retry += 1;
     else if (journal && (journaledPlaces ??= placesIn(journal)).has(ownReference ?? result.record)) {
-      unmatched.push({ index, ownReference });
+      unmatched.push({ index, ownReference, amountMinor: kind.amountOf && toMinorUnits(kind.amountOf(body)) });
     } else if (journal) resume.new += 1;
     toSend += 1;
+    if (kind.amountOf) totalMinor += toMinorUnits(kind.amountOf(body));
     if (checked.referenceless) withoutReference += 1;
     if (checked.expired) alreadyExpired += 1;
     // A dry run journals nothing, and spares the JSON text of every body.
@@ -231,11 +236,16 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     await options.planned?.written();
   }
 
-  if (journal) toSend -= holdChanged(results, unmatched, journal, resume);
+  if (journal) {
+    const held = holdChanged(results, unmatched, journal, resume);
+    toSend -= held.count;
+    totalMinor -= held.amountMinor;
+  }
   return {
     results,
     issues,
     toSend,
+    ...(kind.amountOf ? { totalMinor } : {}),
     sendOrder,
     previouslySent: previouslySentIndexes,
     warnings,
@@ -259,6 +269,13 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A record to send that the journal may hold an earlier version of, with its amount for a kind that has one. */
+interface Unmatched {
+  index: number;
+  ownReference?: string;
+  amountMinor?: bigint;
+}
+
 /** The businessReferences, and the positions of records without one, that the journal holds. */
 function placesIn(journal: JournalState): Set<string | number> {
   const places = new Set<string | number>();
@@ -278,10 +295,10 @@ function placesIn(journal: JournalState): Set<string | number> {
  */
 function holdChanged(
   results: RecordResults,
-  unmatched: Array<{ index: number; ownReference?: string }>,
+  unmatched: Unmatched[],
   journal: JournalState,
   resume: ResumeCounts,
-): number {
+): { count: number; amountMinor: bigint } {
   const byReference = new Map<string, JournaledRecord>();
   const byPosition = new Map<number, JournaledRecord>();
   for (const entry of journal.records.values()) {
@@ -290,7 +307,8 @@ function holdChanged(
     if (entry.record !== undefined) byPosition.set(entry.record, entry);
   }
   let held = 0;
-  for (const { index, ownReference } of unmatched) {
+  let amountMinor = 0n;
+  for (const { index, ownReference, amountMinor: amount } of unmatched) {
     const { record } = results.get(index);
     const before = ownReference !== undefined ? byReference.get(ownReference) : byPosition.get(record);
     if (!before) {
@@ -300,6 +318,7 @@ function holdChanged(
     resume.changed += 1;
     if (before.state === 'created' || before.state === 'sent' || before.state === 'uncertain') {
       held += 1;
+      amountMinor += amount ?? 0n;
       results.update(index, {
         status: 'changed',
         invoiceNumber: before.invoiceNumber,
@@ -310,5 +329,5 @@ function holdChanged(
       });
     }
   }
-  return held;
+  return { count: held, amountMinor };
 }

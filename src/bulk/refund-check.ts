@@ -17,6 +17,7 @@ export const refundChecking: CheckingKind = {
     field: 'invoiceNumber',
   }),
   numberOf: (body) => String(body.invoiceNumber),
+  amountOf: (body) => Number(body.amount),
   check(record) {
     const result = validate(refundRecordSchema, record);
     return result.success ? { body: result.data, issues: [], warnings: [] } : { issues: result.issues, warnings: [] };

@@ -66,7 +66,7 @@ export function* junitLines(
     if (failing.has(status)) failures += 1;
     else if (skipped.has(status)) skips += 1;
   }
-  const name = xmlText(`einvoice create ${suite.kind} ${suite.input}`);
+  const name = xmlText(`einvoice ${suite.kind === 'refund' ? 'refund --file' : `create ${suite.kind}`} ${suite.input}`);
   const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="${skips}"`;
   const time = (suite.durationMs / 1000).toFixed(3);
   yield '<?xml version="1.0" encoding="UTF-8"?>';

@@ -13,13 +13,19 @@ import { openPrivate } from '../private-file.js';
 /** What a record's `line` is called: a line of a JSON file, or a row of a spreadsheet. */
 export type Numbered = 'line' | 'row';
 
+/** A record's status as the report names it: a refund is `refunded`, not `created`. */
+export function shownStatus(status: RecordResult['status'], kind?: string): string {
+  if (kind !== 'refund') return status;
+  return status === 'created' ? 'refunded' : status === 'created-earlier' ? 'refunded-earlier' : status;
+}
+
 /** A record as the report and --json show it; absent fields are left out. */
-export function reportEntry(result: RecordResult, numbered: Numbered = 'line'): Record<string, unknown> {
+export function reportEntry(result: RecordResult, numbered: Numbered = 'line', kind?: string): Record<string, unknown> {
   return {
     record: result.record,
     ...(result.line !== undefined ? { [numbered]: result.line } : {}),
     businessReference: result.businessReference ?? null,
-    status: result.status,
+    status: shownStatus(result.status, kind),
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
     ...(result.afterLostAnswer ? { afterLostAnswer: true } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
@@ -47,11 +53,11 @@ export function csvField(value: unknown): string {
 }
 
 /** One CSV row of a record; an invalid record's error lists its issues (`line` is the row for a CSV input). */
-export function csvRow(result: RecordResult): string {
+export function csvRow(result: RecordResult, kind?: string): string {
   const error =
     result.error ?? result.issues?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? undefined;
   const warnings = result.warnings?.map((warning) => `${warning.path}: ${warning.message}`).join('; ');
-  const cells = { ...result, error, warnings } as Record<string, unknown>;
+  const cells = { ...result, status: shownStatus(result.status, kind), error, warnings } as Record<string, unknown>;
   return csvColumns.map((column) => csvField(cells[column])).join(',');
 }
 
@@ -93,7 +99,9 @@ function* reportLines(
     return;
   }
   if (format === 'csv') yield csvColumns.map((column) => (column === 'line' ? numbered : column)).join(',');
-  for (const result of results) yield format === 'csv' ? csvRow(result) : JSON.stringify(reportEntry(result, numbered));
+  for (const result of results) {
+    yield format === 'csv' ? csvRow(result, suite.kind) : JSON.stringify(reportEntry(result, numbered, suite.kind));
+  }
 }
 
 /** Resolves when `stream` takes more, or will never again (closed: a reader that left, as `| head` does). */
@@ -123,7 +131,7 @@ export async function writeJsonReport(
   let chunk = `{"summary":${JSON.stringify(summary)},\n"records":[`;
   let first = true;
   for (const result of results) {
-    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(reportEntry(result, numbered))}`;
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(reportEntry(result, numbered, summary.kind))}`;
     first = false;
     if (chunk.length > 1 << 16) {
       if (!stream.write(chunk)) await drained(stream);

@@ -93,7 +93,11 @@ export function decideRetry(error: unknown, context: AttemptContext): RetryDecis
     error.retryAfterMs !== undefined;
   const neverReached = error instanceof ServiceUnavailableError && !error.mayHaveReachedService;
   const safe = neverReached || answeredNotTaken;
-  const mayHaveCreated = !(error instanceof ServiceUnavailableError) || error.mayHaveTakenEffect();
+  // Without an idempotency key (a refund), any answer but a 429, once the request reached the service, may mean
+  // it was done: a 5xx says nothing of what happened before it.
+  const mayHaveCreated = context.rateLimitOnly
+    ? !(neverReached || isRateLimited(error))
+    : !(error instanceof ServiceUnavailableError) || error.mayHaveTakenEffect();
   const retryAfter = error instanceof ServiceUnavailableError ? error.retryAfterMs : undefined;
 
   // A wait longer than --max-retry-after is not waited out silently: this run gives the record up.

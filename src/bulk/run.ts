@@ -9,7 +9,7 @@ import { JournalWriter, journalVersion } from './journal.js';
 import type { CheckingKind, KindClient, SendingKind } from './kind.js';
 import type { ColumnSet } from './csv-columns.js';
 import { lockJournal } from './journal-lock.js';
-import { plannedEntries, readJournal, type JournalState } from './journal-state.js';
+import { plannedEntries, readJournal, type JournalState, type JournaledRecord } from './journal-state.js';
 import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
 import { planBatch, type Plan, type Shard } from './plan.js';
 import { readRecords, type IssuePlace, type SourceRecord } from './records.js';
@@ -44,6 +44,11 @@ export interface BulkRequest {
   dryRun: boolean;
   /** Send again the records an earlier run sent without learning the outcome (never for a refund). */
   resendUncertain: boolean;
+  /**
+   * The merchant's word on records an earlier run sent without learning the outcome, by the invoice number each is
+   * about: `done` ones are recorded as done, `notDone` ones as failed (a rerun sends them again).
+   */
+  settle?: { done: readonly string[]; notDone: readonly string[] };
   sending: Pick<SendOptions, 'concurrency' | 'rate' | 'retries' | 'maxRetryAfterMs' | 'stopAfterFailures'>;
   signal?: AbortSignal;
 }
@@ -92,6 +97,9 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
     // A rerun resolves relative dates as its first run did.
     const clockNow = await hooks.now();
     const now = earlier?.resolveDatesAt ?? clockNow;
+    const checking = request.kind.checking({ now, datesAt: clockNow });
+    // The merchant's word is journaled at once, kept whether or not this run sends (a dry run only shows it).
+    if (request.settle) await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal);
     if (!dryRun && journal) {
       writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
@@ -108,7 +116,7 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
     }
     const source = await recordsOf(input, { ...request.sheet, columns: request.kind.columns });
     const plan = await planBatch({
-      kind: request.kind.checking({ now, datesAt: clockNow }),
+      kind: checking,
       resendUncertain: request.resendUncertain,
       records: source.records,
       place: source.place,
@@ -144,6 +152,49 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
     else await writer?.discard();
     await release?.();
   }
+}
+
+/**
+ * Settles records whose outcome an earlier run never learned, as the merchant says: each named invoice must be one
+ * of them, or nothing is written and the run stops.
+ */
+async function settle(
+  earlier: JournalState | undefined,
+  word: NonNullable<BulkRequest['settle']>,
+  kind: CheckingKind,
+  journal: JournalPlace | undefined,
+): Promise<void> {
+  const said = new Map<string, 'done' | 'not-done'>([
+    ...word.done.map((number) => [number, 'done'] as const),
+    ...word.notDone.map((number) => [number, 'not-done'] as const),
+  ]);
+  const settled: Array<{ record: JournaledRecord; number: string; done: boolean }> = [];
+  for (const record of earlier?.records.values() ?? []) {
+    if (record.state !== 'sent' && record.state !== 'uncertain') continue;
+    const number = record.body && kind.numberOf?.(record.body);
+    const outcome = number === undefined ? undefined : said.get(number);
+    if (number !== undefined && outcome) settled.push({ record, number, done: outcome === 'done' });
+  }
+  const unknown = [...said.keys()].filter((number) => !settled.some((found) => found.number === number));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `${unknown.join(', ')}: the journal holds no record of ${unknown.length === 1 ? 'that invoice' : 'those invoices'} whose outcome is unknown; nothing was sent.`,
+      {
+        hint: 'Only a record an earlier run sent without learning the outcome can be settled; the summary lists them.',
+      },
+    );
+  }
+  const writer = journal ? await JournalWriter.open(journal.path).catch(unwritable(journal.shown)) : undefined;
+  for (const { record, number, done } of settled) {
+    const error = 'not done, as the merchant said';
+    record.state = done ? 'created' : 'failed';
+    if (done) record.invoiceNumber = number;
+    else record.error = error;
+    writer?.append(
+      done ? { type: 'created', key: record.key, invoiceNumber: number } : { type: 'failed', key: record.key, error },
+    );
+  }
+  await writer?.close().catch(unwritable(journal?.shown ?? ''));
 }
 
 /** Error codes of a disk that cannot take more: full, or over the user's quota. */

@@ -42,6 +42,8 @@ export interface BulkCommand {
   afterPlan?(plan: Plan): void;
   /** Asks before sending (or checks what the run pins); throws to send nothing. */
   confirm(plan: Plan): Promise<void>;
+  /** The merchant's word on records an earlier run sent without learning the outcome. */
+  settle?: { done: readonly string[]; notDone: readonly string[] };
 }
 
 /**
@@ -101,6 +103,7 @@ export async function runBulkCommand(
         shard: options.shard,
         dryRun,
         resendUncertain: Boolean(options.resendUncertain),
+        settle: command.settle,
         sending: {
           concurrency: options.concurrency ?? bulkDefaults.concurrency,
           rate: options.rate,
@@ -196,7 +199,7 @@ export async function runBulkCommand(
       if (inGithubActions(context.env)) {
         const { reportToGithub } = await import('./bulk-github.js');
         const unfinished = plan.results.withStatus(...unfinishedStatuses);
-        const next = refused?.next ?? (unfinished.length > 0 ? whatNext(unfinished) : undefined);
+        const next = refused?.next ?? (unfinished.length > 0 ? whatNext(unfinished, kind) : undefined);
         const runWarnings = plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : [];
         await reportToGithub({ summary, results: plan.results, numbered, input, next, runWarnings }, context);
       }
@@ -308,12 +311,12 @@ export async function runBulkCommand(
       // Invalid records with --skip-invalid, or records a journal holds back: it answers as the real run would
       // (exit 6), in its own words.
       throw new PartialFailureError(`Dry run: ${skippedLine(unfinished, plan.results.length)}; nothing was sent.`, {
-        hint: whatNext(unfinished),
+        hint: whatNext(unfinished, kind),
       });
     }
     if (unfinished.length > 0) {
-      throw new PartialFailureError(`${notCreatedLine(unfinished, plan.results.length)}.`, {
-        hint: whatNext(unfinished),
+      throw new PartialFailureError(`${notCreatedLine(unfinished, plan.results.length, kind)}.`, {
+        hint: whatNext(unfinished, kind),
       });
     }
   }
@@ -404,9 +407,25 @@ function listed(findings: readonly FieldIssue[]): string {
   return lines.join('\n');
 }
 
-/** What the merchant can do about the records that were not created. */
-function whatNext(unfinished: RecordResult[]): string {
+/** What the merchant can do about the records that were not created (or refunds not made). */
+function whatNext(unfinished: RecordResult[], kind: RecordKindName): string {
   const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
+  if (kind === 'refund') {
+    return [
+      has('failed') || has('not-sent')
+        ? 'Run the same command again to send the failed ones (fix the refused first).'
+        : undefined,
+      // A refund has no idempotency key: only the merchant can say whether an uncertain one was made.
+      has('uncertain')
+        ? 'Look up each uncertain refund in the merchant dashboard; a rerun never sends it again until you say what ' +
+          'happened: --mark-refunded INVOICE if it was refunded, --mark-not-refunded INVOICE to let a rerun send it.'
+        : undefined,
+      has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
+      has('changed') ? 'Edited refunds were not sent again: their earlier version was sent.' : undefined,
+    ]
+      .filter(Boolean)
+      .join(' ');
+  }
   return [
     has('failed') || has('not-sent') ? 'Run the same command again to send the failed ones.' : undefined,
     // An uncertain record with a businessReference is sent again by a rerun, and the service refuses a duplicate of
@@ -465,7 +484,8 @@ function skippedLine(unfinished: RecordResult[], total: number): string {
  * have been created: their outcome is unknown", or both. An uncertain record may exist, so it is not called "not
  * created".
  */
-function notCreatedLine(unfinished: RecordResult[], total: number): string {
+function notCreatedLine(unfinished: RecordResult[], total: number, kind: RecordKindName): string {
+  const made = kind === 'refund' ? 'made' : 'created';
   const uncertain = unfinished.filter((result) => result.status === 'uncertain').length;
   const changed = unfinished.filter((result) => result.status === 'changed').length;
   // An edited record whose earlier version was sent is not "not created": that version may exist, or does.
@@ -478,8 +498,8 @@ function notCreatedLine(unfinished: RecordResult[], total: number): string {
     );
   }
   const notCreated = unfinished.length - uncertain;
-  const unknown = (count: number) => `may have been created: ${count === 1 ? 'its' : 'their'} outcome is unknown`;
-  if (uncertain === 0) return ofRecords(notCreated, total, 'was not created', 'were not created');
+  const unknown = (count: number) => `may have been ${made}: ${count === 1 ? 'its' : 'their'} outcome is unknown`;
+  if (uncertain === 0) return ofRecords(notCreated, total, `was not ${made}`, `were not ${made}`);
   if (notCreated === 0) return ofRecords(uncertain, total, unknown(uncertain), unknown(uncertain));
-  return `${ofRecords(notCreated, total, 'was not created', 'were not created')}, and ${formatCount(uncertain)} ${unknown(uncertain)}`;
+  return `${ofRecords(notCreated, total, `was not ${made}`, `were not ${made}`)}, and ${formatCount(uncertain)} ${unknown(uncertain)}`;
 }

@@ -16,14 +16,18 @@ export function renderSummary(
   numbered: 'line' | 'row' = 'line',
 ): string {
   const seconds = (summary.durationMs / 1000).toFixed(1);
+  const noun = recordNoun(summary.kind);
+  const refunds = summary.kind === 'refund';
   const head = summary.dryRun
-    ? `Dry run of ${countOf(summary.total, `${summary.kind} invoice record`)} (${summary.environment}): nothing was sent.`
-    : `${countOf(summary.total, `${summary.kind} invoice record`)} in ${summary.environment}, ${seconds} s:`;
+    ? `Dry run of ${countOf(summary.total, noun)} (${summary.environment}): nothing was sent.`
+    : `${countOf(summary.total, noun)} in ${summary.environment}, ${seconds} s:`;
   const rows: Array<[string, number, string?]> = summary.dryRun
     ? [['valid, would be sent', summary.valid]]
     : [
-        ['created', summary.created],
-        ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)],
+        [refunds ? 'refunded' : 'created', summary.created],
+        refunds
+          ? ['refunded by an earlier run', summary.createdEarlier]
+          : ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)],
         ['failed', summary.failed, summary.failed > 0 ? 'run the same command again to retry them' : undefined],
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
@@ -55,6 +59,11 @@ export function renderSummary(
   }
   if (summary.journal) lines.push(chalk.dim(`Journal: ${summary.journal}`));
   return lines.join('\n');
+}
+
+/** What a record of a run is called: `single invoice record`, `refund`. */
+export function recordNoun(kind: string): string {
+  return kind === 'refund' ? 'refund' : `${kind} invoice record`;
 }
 
 /**

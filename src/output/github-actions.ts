@@ -3,6 +3,7 @@ import { EinvoiceError } from '../errors.js';
 import type { RecordResult, RecordResults, RecordStatus } from '../bulk/results.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
+import { recordNoun } from './bulk-summary.js';
 
 // A bulk run as GitHub Actions shows it: an annotation on the input's line for each record to act on, long lists
 // folded in groups, and the summary as Markdown on the run's page. Workflow commands go to stderr, which the runner
@@ -158,11 +159,11 @@ export function stepSummary(
   runWarnings: readonly string[] = [],
 ): string {
   const head = summary.dryRun
-    ? `Dry run of ${countOf(summary.total, `${summary.kind} invoice record`)} from ${input} (${summary.environment}): nothing was sent`
-    : `${countOf(summary.total, `${summary.kind} invoice record`)} from ${input} in ${summary.environment}`;
+    ? `Dry run of ${countOf(summary.total, recordNoun(summary.kind))} from ${input} (${summary.environment}): nothing was sent`
+    : `${countOf(summary.total, recordNoun(summary.kind))} from ${input} in ${summary.environment}`;
   const counts: Array<[string, number]> = [
     ...(summary.dryRun ? [['valid, would be sent', summary.valid] as [string, number]] : []),
-    ['created', summary.created],
+    [summary.kind === 'refund' ? 'refunded' : 'created', summary.created],
     ['already existed', summary.alreadyExisted + summary.createdEarlier],
     ['failed', summary.failed],
     ['uncertain (sent, outcome unknown)', summary.uncertain],

@@ -66,11 +66,17 @@ describe('records refused before anything is sent', () => {
   it('refuses a --report it cannot write before anything is sent (test/private-file.test.ts: the check changes nothing)', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(3));
-    const missing = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', 'nodir/r.csv']);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(
-      '✖ Cannot write --report nodir/r.csv: its folder does not exist; nothing was sent.',
-    );
+    const blocked = await runCreate(home, [
+      'single',
+      '--file',
+      'batch.ndjson',
+      '--yes',
+      '--report',
+      'batch.ndjson/r.csv',
+    ]);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain('✖ Cannot write --report batch.ndjson/r.csv: ');
+    expect(blocked.stderr).toContain('; nothing was sent.');
     const folder = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', '.']);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('✖ Cannot write --report .: it is a folder, not a file; nothing was sent.');

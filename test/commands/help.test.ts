@@ -88,7 +88,7 @@ describe('mistakes', () => {
   });
 
   it('words the other errors of commander as the CLI words its own', async () => {
-    const missing = await runMain(['refund']);
+    const missing = await runMain(['sandbox', 'pay']);
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: "✖ Missing required argument 'invoiceNumber'.\n" });
     const invalid = await runMain(['stats', '--timeout', 'abc']);
     expect(invalid.code).toBe(2);
@@ -101,7 +101,7 @@ describe('mistakes', () => {
     const kind = await runMain(['template', 'singel']);
     expect(kind).toMatchObject({ code: 2, stdout: '' });
     expect(kind.stderr).toBe(
-      "✖ Command-argument value 'singel' is invalid for argument 'kind'. Allowed choices are single, recurring.\n" +
+      "✖ Command-argument value 'singel' is invalid for argument 'kind'. Allowed choices are single, recurring, refunds.\n" +
         'Did you mean single?\n',
     );
     const format = await runMain(['template', 'single', '--format', 'jsn']);

@@ -4,7 +4,7 @@ import type { Root } from '../root.js';
 import type { CreateOptions } from './options.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { csvOptions } from '../../bulk/csv-options.js';
-import { bulkFlags } from '../../bulk/options.js';
+import { bulkOptions } from '../../bulk/options.js';
 import { repeatable } from '../../input/flag-parsers.js';
 import { encodingNames } from '../../input/text-encoding.js';
 import { helpOf, inScope, invoiceFields } from '../../input/field-descriptions.js';
@@ -28,17 +28,6 @@ function invoiceOptions(kind: InvoiceKind): Option[] {
 }
 
 const bulkGroup = 'Many invoices (--file holding a JSON array, NDJSON or CSV):';
-
-/** Flags of bulk creation from a file of many invoices, generated from their table. */
-function bulkOptions(): Option[] {
-  return bulkFlags.map((bulkFlag) => {
-    const option = new Option(
-      bulkFlag.valueName ? `${bulkFlag.flag} ${bulkFlag.valueName}` : bulkFlag.flag,
-      bulkFlag.help,
-    ).helpGroup(bulkGroup);
-    return bulkFlag.parse ? option.argParser(bulkFlag.parse) : option;
-  });
-}
 
 const examples: Record<InvoiceKind, string> = {
   single: `
@@ -72,7 +61,8 @@ export function addCreateCommands(root: Root, context: CommandContext): void {
     const command = create
       .command(kind)
       .description(kind === 'single' ? 'create a single invoice' : 'create a recurring invoice');
-    for (const option of [...invoiceOptions(kind), ...bulkOptions(), ...csvOptions()]) command.addOption(option);
+    for (const option of [...invoiceOptions(kind), ...bulkOptions(bulkGroup), ...csvOptions()])
+      command.addOption(option);
     command
       .option(
         '-f, --file <file>',

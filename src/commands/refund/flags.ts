@@ -1,25 +1,84 @@
+import { Option } from '@commander-js/extra-typings';
+import { csvOptions, type CsvFlags } from '../../bulk/csv-options.js';
+import { bulkOptions, type BulkFlags } from '../../bulk/options.js';
+import { repeatable } from '../../input/flag-parsers.js';
+import { encodingNames } from '../../input/text-encoding.js';
 import type { OptionsOf, Root } from '../root.js';
 
-/** `einvoice refund <invoiceNumber>`: its argument, flags and help. */
+/** The bulk flags a run of refunds offers: a refund is never sent again once it may have left, so no resend. */
+const refundBulkFlags = [
+  '--concurrency',
+  '--rate',
+  '--retries',
+  '--stop-after-failures',
+  '--journal',
+  '--report',
+  '--skip-invalid',
+  '--shard',
+  '--quiet',
+] as const;
+
+const bulkGroup = 'Many refunds (--file holding CSV, NDJSON or a JSON array, without <invoiceNumber>):';
+
+/** `einvoice refund [invoiceNumber]`: its argument, flags and help. */
 export function declareRefund(root: Root) {
-  return root
+  const command = root
     .command('refund')
-    .description('refund a paid invoice')
-    .argument('<invoiceNumber>', 'number of the paid invoice')
+    .description('refund a paid invoice, or many from a file')
+    .argument('[invoiceNumber]', 'number of the paid invoice (none with a --file of many refunds)')
     .option('--amount <amount>', 'amount to refund')
     .option('--reason <text>', 'reason for the refund')
     .option('--order-ref <reference>', 'order reference number of the payment (orderReferenceNumber)')
-    .option('-f, --file <file>', 'read the refund as JSON from a file, or - for stdin (flags win over it)')
+    .option(
+      '-f, --file <file>',
+      'read the refund as JSON from a file, or - for stdin (flags win over it); CSV, NDJSON or a JSON array refunds many',
+    )
+    .addOption(
+      new Option('--encoding <name>', 'the encoding --file was saved in (default: UTF-8)').choices(encodingNames),
+    )
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--dry-run', 'print the request that would be sent, send nothing')
-    .addHelpText(
-      'after',
-      `
+    .option('--dry-run', 'print the request that would be sent (or check a file of many), send nothing')
+    .addOption(
+      new Option('--expect-count <n>', 'refuse to send unless the file holds exactly n refunds to send').helpGroup(
+        bulkGroup,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--expect-total <amount>',
+        'refuse to send unless the refunds to send add up to exactly this amount',
+      ).helpGroup(bulkGroup),
+    )
+    .addOption(
+      new Option(
+        '--mark-refunded <invoiceNumber>',
+        'an uncertain refund of the journal was done (you checked): record it, never send it again (repeatable)',
+      )
+        .argParser(repeatable)
+        .helpGroup(bulkGroup),
+    )
+    .addOption(
+      new Option(
+        '--mark-not-refunded <invoiceNumber>',
+        'an uncertain refund of the journal was not done (you checked): a run may send it again (repeatable)',
+      )
+        .argParser(repeatable)
+        .helpGroup(bulkGroup),
+    );
+  for (const option of [...bulkOptions(bulkGroup, refundBulkFlags), ...csvOptions()]) command.addOption(option);
+  return command.addHelpText(
+    'after',
+    `
 Examples:
   $ einvoice refund 1000007 --amount 150 --reason "Damaged item" --order-ref 3712345
   $ einvoice refund 1000007 --file refund.json --yes --env production
-  $ einvoice refund 1000007 --amount 150 --reason "Late" --order-ref 3712345 --dry-run`,
-    );
+  $ einvoice refund 1000007 --amount 150 --reason "Late" --order-ref 3712345 --dry-run
+  $ einvoice refund --file refunds.csv --dry-run                  # every row checked, the count and the total
+  $ einvoice refund --file refunds.csv --env production --yes --expect-count 200 --expect-total 41250.00
+  $ einvoice refund --file refunds.csv --mark-refunded 1000012    # an uncertain one you found refunded`,
+  );
 }
 
-export type RefundOptions = OptionsOf<ReturnType<typeof declareRefund>> & { invoiceNumber: string };
+export type RefundOptions = OptionsOf<ReturnType<typeof declareRefund>> &
+  BulkFlags &
+  CsvFlags & { invoiceNumber?: string; markRefunded?: string[]; markNotRefunded?: string[] };

@@ -12,6 +12,8 @@ import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
+import { bulkFlagsGiven } from '../../bulk/options.js';
+import { csvFlagsGiven } from '../../bulk/csv-options.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };
@@ -28,7 +30,25 @@ const questions: FieldQuestion[] = [
 
 /** `einvoice refund <invoiceNumber>`: flags and file -> prompts for what is missing -> confirm -> send. */
 export async function refund(options: RefundOptions, context: CommandContext): Promise<void> {
+  if (options.invoiceNumber === undefined) {
+    if (!options.file) {
+      throw new UsageError('Name the invoice to refund, or give --file with many refunds; nothing was sent.', {
+        hint: 'einvoice refund 1000007 --amount 150 --reason "Damaged item" --order-ref 3712345, or einvoice refund --file refunds.csv',
+      });
+    }
+    const { refundFromFile } = await import('./bulk.js');
+    return refundFromFile(options, context);
+  }
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
+  const manyOnly = refundBulkFlagsGiven(options);
+  if (manyOnly.length > 0) {
+    throw new UsageError(
+      `${manyOnly.join(', ')} ${manyOnly.length === 1 ? 'applies' : 'apply'} only to a --file of many refunds; nothing was sent.`,
+      {
+        hint: 'Leave out <invoiceNumber> and give each refund its invoiceNumber in the file.',
+      },
+    );
+  }
   const session = await openSession(options, context);
   const { terminal, profile } = session;
 
@@ -144,4 +164,17 @@ function definedOnly(values: Record<string, string | undefined>): Record<string,
     string,
     string
   >;
+}
+
+/** The flags of a run over a file of many refunds that were given to a refund of one invoice. */
+function refundBulkFlagsGiven(options: RefundOptions): string[] {
+  return [
+    ...bulkFlagsGiven(options),
+    ...csvFlagsGiven(options),
+    ...(options.expectCount !== undefined ? ['--expect-count'] : []),
+    ...(options.expectTotal !== undefined ? ['--expect-total'] : []),
+    ...(options.markRefunded ? ['--mark-refunded'] : []),
+    ...(options.markNotRefunded ? ['--mark-not-refunded'] : []),
+    ...(options.encoding !== undefined ? ['--encoding'] : []),
+  ];
 }

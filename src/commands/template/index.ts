@@ -6,8 +6,12 @@ import type { Root } from '../root.js';
 function declareTemplate(root: Root) {
   return root
     .command('template')
-    .description('print a file of invoices to start from: a CSV header and an example row, or NDJSON or JSON')
-    .addArgument(new Argument('<kind>', 'single or recurring').choices(['single', 'recurring'] as const))
+    .description(
+      'print a file of invoices or refunds to start from: a CSV header and an example row, or NDJSON or JSON',
+    )
+    .addArgument(
+      new Argument('<kind>', 'single, recurring or refunds').choices(['single', 'recurring', 'refunds'] as const),
+    )
     .addOption(
       new Option('--format <format>', 'csv, ndjson or json').choices(['csv', 'ndjson', 'json'] as const).default('csv'),
     )
@@ -17,7 +21,8 @@ function declareTemplate(root: Root) {
 Examples:
   $ einvoice template single --format csv > invoices.csv
   $ einvoice template recurring --format ndjson > plans.ndjson
-  $ einvoice template single --format json > invoice.json`,
+  $ einvoice template single --format json > invoice.json
+  $ einvoice template refunds > refunds.csv`,
     );
 }
 

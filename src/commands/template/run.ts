@@ -14,8 +14,12 @@ export type TemplateFormat = (typeof templateFormats)[number];
 const customer = { name: 'Amr Hassan', mobile: '+201012345678', email: 'amr.hassan@example.com' };
 const shared = { sendingDate: 'today', releaseDate: 'today', expiryDate: '+30d' };
 
-/** One example invoice of each kind, valid as it stands; relative dates keep it valid whenever it is used. */
-const examples: Record<InvoiceKind, Record<string, unknown>> = {
+/** What a template is of: a kind of invoice, or refunds. */
+export type TemplateKind = InvoiceKind | 'refunds';
+
+/** One example of each kind, valid as it stands; relative dates keep an invoice valid whenever it is used. */
+const examples: Record<TemplateKind, Record<string, unknown>> = {
+  refunds: { invoiceNumber: '1000007', amount: 150.5, reason: 'Damaged item', orderReferenceNumber: '3712345' },
   single: {
     customer,
     ...shared,
@@ -55,7 +59,8 @@ const trailingColumns = ['taxes', 'preferredPaymentMethod', 'alertMerchantUponEx
 const itemColumns = ['itemCode', 'purchasedQuantity', 'price', 'nameEn', 'nameAr'].map((field) => `items[0].${field}`);
 
 /** The columns of each kind's CSV template, in the order a sheet shows them. */
-export const templateColumns: Record<InvoiceKind, readonly string[]> = {
+export const templateColumns: Record<TemplateKind, readonly string[]> = {
+  refunds: ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'],
   single: [...customerColumns, ...commonColumns, 'paymentType', ...trailingColumns, ...itemColumns],
   recurring: [
     'cycleType',
@@ -79,7 +84,7 @@ export interface TemplateChoice {
  * `einvoice template single|recurring --format csv|ndjson|json`: prints the template on stdout. `--json`, which asks
  * every command for JSON, prints the JSON template; with another `--format` given as well it is refused.
  */
-export function printTemplate(kind: InvoiceKind, choice: TemplateChoice, context: CommandContext): void {
+export function printTemplate(kind: TemplateKind, choice: TemplateChoice, context: CommandContext): void {
   if (choice.json && choice.formatGiven && choice.format !== 'json') {
     throw new UsageError(`--json asks for the JSON template and --format ${choice.format} for another.`, {
       hint: 'Give one of them.',

@@ -1,0 +1,140 @@
+import type { CommandContext } from '../../context.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { readInvoiceFile } from '../../bulk/input-format.js';
+import { refundColumns } from '../../bulk/csv-columns.js';
+import { refundSending } from '../../bulk/kind.js';
+import type { Plan } from '../../bulk/plan.js';
+import { refundChecking } from '../../bulk/refund-check.js';
+import { countOf } from '../../output/format.js';
+import { withCurrency } from '../../output/invoice-preview.js';
+import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
+import { formatAmount } from '../../schemas/number-text.js';
+import { refundSchema } from '../../schemas/refund.js';
+import { validate } from '../../schemas/validate.js';
+import { openSession, type Session } from '../../session.js';
+import { runBulkCommand } from '../bulk-run.js';
+import type { RefundOptions } from './flags.js';
+
+/**
+ * `einvoice refund --file` with many refunds: every record checked before anything is sent, the count and the total
+ * told (and pinned or typed), then sent by the bulk engine. A refund has no idempotency key: one whose request may
+ * have left is never sent again until the merchant says what happened (--mark-refunded, --mark-not-refunded).
+ */
+export async function refundFromFile(options: RefundOptions, context: CommandContext): Promise<void> {
+  const oneOnly = [
+    options.amount !== undefined ? '--amount' : '',
+    options.reason !== undefined ? '--reason' : '',
+    options.orderRef !== undefined ? '--order-ref' : '',
+  ].filter(Boolean);
+  if (oneOnly.length > 0) {
+    throw new UsageError(`${oneOnly.join(', ')} apply only to the refund of one invoice; nothing was sent.`, {
+      hint: 'In a file of many refunds each has its own invoiceNumber, amount, reason and orderReferenceNumber.',
+    });
+  }
+  const pins = { count: expectedCount(options.expectCount), totalMinor: expectedTotal(options.expectTotal) };
+  const session = await openSession(options, context);
+  const file = options.file as string;
+  const input = await readInvoiceFile(file, context, options.format, options.encoding);
+  if (input.kind === 'one') {
+    throw new UsageError(`--file ${file} holds one JSON object, not a list of refunds; nothing was sent.`, {
+      hint:
+        'For one refund, name its invoice: einvoice refund 1000007 --file refund.json. For many, write them as CSV, ' +
+        'NDJSON or a JSON array, each with its invoiceNumber (einvoice template refunds).',
+    });
+  }
+  await runBulkCommand(
+    {
+      name: 'refund',
+      kind: { sending: refundSending, checking: () => refundChecking, columns: refundColumns },
+      settle:
+        options.markRefunded || options.markNotRefunded
+          ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
+          : undefined,
+      afterPlan: (plan) => {
+        if (plan.issues.length > 0 && !options.skipInvalid) return;
+        session.terminal.info(
+          `${countOf(plan.toSend, 'refund')} to send, ${totalOf(plan, session)} in all (${session.profile.name}).`,
+        );
+        checkPins(plan, pins, session);
+      },
+      confirm: (plan) => confirm(plan, options, session, context),
+    },
+    options,
+    session,
+    input,
+    context,
+  );
+}
+
+/** The refunds' total as the merchant reads it, in the profile's currency. */
+function totalOf(plan: Plan, session: Session): string {
+  return withCurrency(formatAmount(fromMinorUnits(plan.totalMinor ?? 0n)), session.profile.currency);
+}
+
+/** --expect-count and --expect-total: a file that does not hold what the run expects sends nothing. */
+function checkPins(plan: Plan, pins: { count?: number; totalMinor?: bigint }, session: Session): void {
+  const problems = [
+    pins.count !== undefined && pins.count !== plan.toSend
+      ? { path: '--expect-count', message: `is ${pins.count}, the file has ${plan.toSend} refunds to send` }
+      : undefined,
+    pins.totalMinor !== undefined && pins.totalMinor !== (plan.totalMinor ?? 0n)
+      ? {
+          path: '--expect-total',
+          message: `is ${formatAmount(fromMinorUnits(pins.totalMinor))}, the refunds to send add up to ${totalOf(plan, session)}`,
+        }
+      : undefined,
+  ].filter((problem) => problem !== undefined);
+  if (problems.length > 0) {
+    throw new UsageError('The file does not hold the refunds this run expects; nothing was sent.', {
+      issues: problems,
+      hint: 'Check that this is the right file (and shard), or correct --expect-count and --expect-total.',
+    });
+  }
+}
+
+/**
+ * Before refunds leave: --yes goes on; in a terminal the merchant confirms, typing the total in production; with
+ * no terminal and no --yes, nothing is sent.
+ */
+async function confirm(plan: Plan, options: RefundOptions, session: Session, context: CommandContext): Promise<void> {
+  if (options.yes) return;
+  const { terminal, profile } = session;
+  if (!terminal.interactive) {
+    throw new UsageError('Refunds need confirmation, and there is no terminal to ask on: nothing was sent.', {
+      hint: 'Pass --yes to send them (and --expect-count / --expect-total to pin what the file must hold).',
+    });
+  }
+  const { confirmAction, confirmByTyping } = await import('../../input/prompts.js');
+  const total = formatAmount(fromMinorUnits(plan.totalMinor ?? 0n));
+  const confirmed = profile.isProduction
+    ? await confirmByTyping(
+        `This is production. Type the total (${total}) to send ${countOf(plan.toSend, 'refund')}:`,
+        total,
+        context,
+      )
+    : await confirmAction(
+        `Send ${countOf(plan.toSend, 'refund')} (${totalOf(plan, session)}) in ${profile.name}?`,
+        context,
+      );
+  if (!confirmed) throw new InterruptedError('Cancelled: nothing was sent.');
+}
+
+function expectedCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\s*\d+\s*$/.test(value)) {
+    throw new UsageError(`--expect-count ${value} is not a whole number; nothing was sent.`);
+  }
+  return Number(value);
+}
+
+/** The total the run expects, exact to the minor unit, by the rule of a refund's amount. */
+function expectedTotal(value: string | undefined): bigint | undefined {
+  if (value === undefined) return undefined;
+  const amount = validate(refundSchema.shape.amount, value.trim());
+  if (!amount.success) {
+    throw new UsageError('--expect-total is not an amount; nothing was sent.', {
+      issues: amount.issues.map((issue) => ({ ...issue, path: '--expect-total' })),
+    });
+  }
+  return toMinorUnits(amount.data);
+}

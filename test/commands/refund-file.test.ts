@@ -1,0 +1,269 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { homeFor } from '../helpers/create-cli.js';
+import { runSafeMain } from '../helpers/safe-cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { localProfile, writeProfile } from '../helpers/profile.js';
+import { tempHome } from '../helpers/cli.js';
+
+// `einvoice refund --file`: refunds from a sheet or NDJSON on the bulk engine. Every record is checked first, the
+// count and total are told and can be pinned, and a refund whose request may have left is never sent again by a
+// rerun: the spec gives a refund no idempotency key.
+
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+afterEach(() => sandbox.api.reset(false));
+
+/** Runs `einvoice refund ...args` in this process in `home`, failing the test if a token is printed. */
+function runRefund(home: string, args: string[]) {
+  return runSafeMain(['refund', ...args], { env: { HOME: home } });
+}
+
+/** `count` paid invoices of the sandbox `api`, as a sheet of their refunds (each of `amount`). */
+async function paidInvoicesSheet(api: TestSandbox['api'], count: number, amount = '10.50') {
+  const rows = ['invoiceNumber,amount,reason,orderReferenceNumber'];
+  const numbers: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const { invoiceNumber, orderReferenceNumber } = await api.createPaidInvoice({ amount: 100 });
+    numbers.push(invoiceNumber);
+    rows.push(`${invoiceNumber},${amount},Returned after the sale,${orderReferenceNumber}`);
+  }
+  return { csv: `${rows.join('\r\n')}\r\n`, numbers };
+}
+
+interface JsonReport {
+  summary: Record<string, unknown>;
+  records: Array<Record<string, unknown>>;
+}
+
+describe('refunds from a file', () => {
+  it('refunds 50 paid invoices from a CSV, says the count and total first; a rerun sends nothing', async () => {
+    const home = homeFor(sandbox);
+    const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 50);
+    writeFileSync(join(home, 'refunds.csv'), csv);
+
+    const dry = await runRefund(home, ['--file', 'refunds.csv', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('50 refunds to send, 525.00 in all (local).');
+
+    const run = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as JsonReport;
+    expect(report.summary).toMatchObject({ kind: 'refund', total: 50, created: 50 });
+    expect(new Set(report.records.map((record) => record.status))).toEqual(new Set(['refunded']));
+    expect(report.records.map((record) => record.invoiceNumber)).toEqual(numbers);
+    for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('REFUNDED');
+
+    const rerun = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ created: 0, createdEarlier: 50 });
+    expect(rerun.stderr).toContain('0 refunds to send');
+  });
+
+  it('names a bad amount in row 3 and a repeated invoice in row 5 by row and column; nothing is sent', async () => {
+    const home = homeFor(sandbox);
+    const { numbers } = await paidInvoicesSheet(sandbox.api, 3);
+    const sheet = [
+      'invoiceNumber,amount,reason,orderReferenceNumber',
+      `${numbers[0]},10,Returned,1`,
+      `${numbers[1]},ten,Returned,2`,
+      `${numbers[2]},10,Returned,3`,
+      `${numbers[0]},5,Returned again,4`,
+    ].join('\n');
+    writeFileSync(join(home, 'bad.csv'), sheet);
+    const result = await runRefund(home, ['--file', 'bad.csv', '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('2 of 4 records are invalid; nothing was sent.');
+    expect(result.stderr).toContain('  row 3, column amount (B): must be a number');
+    expect(result.stderr).toContain('  row 5, column invoiceNumber (A): refunds the same invoice as row 2');
+    for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
+  });
+
+  it('refuses to send when the count or total differs from what the run pins, and without --yes off a terminal', async () => {
+    const home = homeFor(sandbox);
+    const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 2);
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    const pinned = await runRefund(home, [
+      '--file',
+      'refunds.csv',
+      '--yes',
+      '--expect-count',
+      '3',
+      '--expect-total',
+      '21',
+    ]);
+    expect(pinned.code).toBe(2);
+    expect(pinned.stderr).toContain('--expect-count: is 3, the file has 2 refunds to send');
+    expect(pinned.stderr).not.toContain('--expect-total:');
+    const unasked = await runRefund(home, ['--file', 'refunds.csv']);
+    expect(unasked.code).toBe(2);
+    expect(unasked.stderr).toContain('Refunds need confirmation, and there is no terminal to ask on');
+    for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
+
+    const right = await runRefund(home, [
+      '--file',
+      'refunds.csv',
+      '--yes',
+      '--expect-count',
+      '2',
+      '--expect-total',
+      '21.00',
+    ]);
+    expect(right.code, right.stderr).toBe(0);
+  });
+
+  it('reads NDJSON, with invoice numbers written as JSON numbers', async () => {
+    const home = homeFor(sandbox);
+    const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 100 });
+    const line = { invoiceNumber: Number(invoiceNumber), amount: '12.25', reason: 'Late', orderReferenceNumber };
+    writeFileSync(join(home, 'refunds.ndjson'), `${JSON.stringify(line)}\n`);
+    const result = await runRefund(home, ['--file', 'refunds.ndjson', '--yes', '--report', 'report.csv']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(join(home, 'report.csv'), 'utf8')).toContain(`,refunded,${invoiceNumber},`);
+  });
+
+  it('prints a template with the refund fields', async () => {
+    const result = await runSafeMain(['template', 'refunds'], { env: { HOME: tempHome() } });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe('invoiceNumber,amount,reason,orderReferenceNumber');
+  });
+});
+
+describe('refunds from a file against a failing service', () => {
+  let faulty: TestSandbox;
+  let proxy: Server;
+  let proxyUrl: string;
+  /** What each refund request of each invoice was answered, in order: a status, or `dropped`. */
+  const answers = new Map<string, string[]>();
+
+  beforeAll(async () => {
+    faulty = await startTestSandbox({ faults: {}, seed: 7 });
+    // Counts the refund requests of each invoice on their way to the sandbox, and what each was answered.
+    proxy = createServer((req, res) => {
+      const invoice = /\/invoices\/([^/]+)\/refund$/.exec(req.url ?? '')?.[1];
+      const upstream = httpRequest(
+        `${faulty.url}${req.url}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(faulty.url).host } },
+        (reply) => {
+          if (invoice) answers.set(invoice, [...(answers.get(invoice) ?? []), String(reply.statusCode)]);
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        if (invoice) answers.set(invoice, [...(answers.get(invoice) ?? []), 'dropped']);
+        req.socket.destroy();
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  /** Sets the sandbox's injected faults, for the requests from now on. */
+  const setFaults = (faults: Record<string, number>) =>
+    fetch(`${faulty.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ faults, seed: 7 }),
+    });
+  afterEach(() => setFaults({}));
+  afterAll(async () => {
+    await new Promise((resolve) => proxy.close(resolve));
+    await faulty.close();
+  });
+
+  it('never sends a refund again after a request the service may have carried out; reruns list what is not done', async () => {
+    const { csv, numbers } = await paidInvoicesSheet(faulty.api, 20);
+    const home = tempHome();
+    writeProfile(home, localProfile(proxyUrl, faulty.token));
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    await setFaults({ 'drop-after-commit': 0.2, '500': 0.2, '503': 0.2, '429': 0.2 });
+
+    let last: JsonReport | undefined;
+    for (let run = 0; run < 3; run++) {
+      const result = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json', '--retries', '3']);
+      expect([0, 6], result.stderr).toContain(result.code);
+      last = JSON.parse(result.stdout) as JsonReport;
+    }
+    // Only a 429 says the service took nothing: every other answer, or none, is the last request of its invoice.
+    for (const [invoice, seen] of answers) {
+      expect(
+        seen.slice(0, -1).every((answer) => answer === '429'),
+        `${invoice}: ${seen.join(', ')}`,
+      ).toBe(true);
+    }
+    const byInvoice = new Map(last?.records.map((record) => [String(record.invoiceNumber), record]));
+    for (const number of numbers) {
+      const record = byInvoice.get(number);
+      const refunded = (await faulty.api.invoice(number))?.status === 'REFUNDED';
+      // A refund done is known as done, or as uncertain (its answer was lost); one not done is failed or uncertain.
+      if (refunded) expect(['refunded', 'refunded-earlier', 'uncertain']).toContain(record?.status);
+      else expect(['failed', 'uncertain']).toContain(record?.status);
+    }
+    expect(last?.records.some((record) => record.status === 'uncertain')).toBe(true);
+  });
+
+  it('sends an uncertain refund again only after the merchant says it was not made; --mark-refunded settles it', async () => {
+    const { csv, numbers } = await paidInvoicesSheet(faulty.api, 2);
+    const home = tempHome();
+    writeProfile(home, localProfile(proxyUrl, faulty.token));
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    await setFaults({ 'drop-after-commit': 1 });
+    const first = await runRefund(home, ['--file', 'refunds.csv', '--yes']);
+    expect(first.code).toBe(6);
+    expect(first.stderr).toContain('2 records may have been made: their outcome is unknown');
+    expect(first.stderr).toContain('--mark-refunded INVOICE');
+    await setFaults({});
+    const [done, notDone] = numbers as [string, string];
+    const sentBefore = [...(answers.get(done) ?? []), ...(answers.get(notDone) ?? [])].length;
+    const rerun = await runRefund(home, ['--file', 'refunds.csv', '--yes']);
+    expect(rerun.code).toBe(6);
+    expect([...(answers.get(done) ?? []), ...(answers.get(notDone) ?? [])]).toHaveLength(sentBefore);
+
+    const unknown = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--mark-refunded', '999999']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('999999: the journal holds no record of that invoice whose outcome is unknown');
+
+    const settled = await runRefund(home, [
+      ...['--file', 'refunds.csv', '--yes', '--json'],
+      ...['--mark-refunded', done, '--mark-not-refunded', notDone],
+    ]);
+    // The sandbox did refund both (the answers were dropped after commit): the one said not made is refused now.
+    const report = JSON.parse(settled.stdout) as JsonReport;
+    const status = (number: string) => report.records.find((record) => record.invoiceNumber === number)?.status;
+    expect(status(done)).toBe('refunded-earlier');
+    expect(answers.get(done)).toHaveLength(1);
+    expect(answers.get(notDone)).toHaveLength(2);
+    // The merchant's word is in the journal: a later run knows it without being told again.
+    const later = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json']);
+    const laterReport = JSON.parse(later.stdout) as JsonReport;
+    expect(laterReport.records.find((record) => record.invoiceNumber === done)?.status).toBe('refunded-earlier');
+    expect(answers.get(done)).toHaveLength(1);
+  });
+});
+
+describe('refund of one invoice', () => {
+  it('refuses the flags of a file of many', async () => {
+    const home = homeFor(sandbox);
+    const result = await runRefund(home, [
+      '1000001',
+      '--amount',
+      '1',
+      '--reason',
+      'x',
+      '--order-ref',
+      '1',
+      '--report',
+      'r.csv',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--report applies only to a --file of many refunds; nothing was sent.');
+  });
+});
