@@ -1,5 +1,5 @@
 import { UsageError, type FieldIssue } from '../errors.js';
-import type { RecordFormat } from './input-format.js';
+import type { RecordFormat } from '../input/input-format.js';
 
 // Streams the records of a file of many invoices, a chunk's worth at a time, so memory stays flat however long the
 // file is. Records come out as text with their position and line; parsing is left to the caller, which skips the

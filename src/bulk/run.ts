@@ -4,7 +4,7 @@ import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { undecodableMessage } from '../input/text-encoding.js';
 import type { CsvReadOptions } from './csv-records.js';
-import type { InvoiceFileInput } from './input-format.js';
+import type { InvoiceFileInput } from '../input/input-format.js';
 import { JournalWriter, journalVersion } from './journal.js';
 import type { CheckingKind, KindClient, SendingKind } from './kind.js';
 import type { ColumnSet } from './csv-columns.js';

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../bulk/input-format.js';
+import { readInvoiceFile } from '../../input/input-format.js';
 import { csvFlagsGiven } from '../../bulk/csv-options.js';
 import { bulkFlagsGiven } from '../../bulk/options.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';

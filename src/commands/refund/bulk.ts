@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../bulk/input-format.js';
+import { readInvoiceFile } from '../../input/input-format.js';
 import { refundColumns } from '../../bulk/csv-columns.js';
 import { refundSending } from '../../bulk/kind.js';
 import type { Plan } from '../../bulk/plan.js';

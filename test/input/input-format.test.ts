@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, readInvoiceFile } from '../../src/bulk/input-format.js';
+import { detectFormat, readInvoiceFile } from '../../src/input/input-format.js';
 import type { CommandContext } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
-import { record, tempDir } from './helpers.js';
+import { record, tempDir } from '../bulk/helpers.js';
 
 function contextWith(dir: string, stdin = ''): CommandContext {
   return {
