@@ -170,7 +170,7 @@ export function stepSummary(
     ['invalid, not sent', summary.invalid],
     ['duplicates in file', summary.duplicatesInFile],
     ['changed, not sent', summary.changed],
-    ['not sent (the run stopped first)', summary.notSent],
+    ['not sent', summary.notSent],
   ];
   const lines = [
     `### einvoice: ${cell(head)}`,

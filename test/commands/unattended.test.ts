@@ -99,6 +99,7 @@ describe('one run tells the whole truth', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('customer.mobile: 010123456 is not an Egyptian mobile: 9 digits');
     expect(result.stderr).toMatch(/orderId.*: /);
+    expect(result.stderr).toContain('--drop-unknown-fields sends it without the fields the spec does not list');
     expect(result.stderr).toContain('is 150.00, the items add up to 281.10');
     expect(result.stderr).toMatch(/expiryDate.*has already passed/);
   });

@@ -152,12 +152,17 @@ async function checkAndAsk(
     // Every problem of the request at once: its fields, its amount against its items, its dates, its warnings.
     const beyond = beyondTheSchema(run, raw);
     tellWarnings(run, beyond.warnings);
+    const issues = dedupe([...flagIssues, ...notCoveredBy(flagIssues, schemaIssues, raw), ...beyond.issues]);
+    const unknown = issues.some((issue) => issue.message.startsWith('is not a known field'));
     throw new UsageError(`The ${kind} invoice is incomplete or invalid; nothing was sent.`, {
-      issues: dedupe([...flagIssues, ...notCoveredBy(flagIssues, schemaIssues, raw), ...beyond.issues]),
+      issues,
       hint: [
         `Give the fields as flags or in --file (see einvoice create ${kind} --help); ${whenAsked(context.env)}`,
+        unknown ? '--drop-unknown-fields sends it without the fields the spec does not list, naming them.' : '',
         ...beyond.hints,
-      ].join(' '),
+      ]
+        .filter(Boolean)
+        .join(' '),
     });
   }
   // A malformed flag or a field the prompts never ask about (another kind's, an unknown one) is not theirs to
