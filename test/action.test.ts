@@ -84,6 +84,15 @@ function create(given: Record<string, string> = {}) {
   return runStep(target, stepEnv(target, inputsWith(given), { 'steps.journal.outputs.path': journal }));
 }
 
+const refundJournal = '.einvoice/einvoice-journal-staging-refunds-0123456789abcdef-all.ndjson';
+
+/** Runs "Create the invoices" with kind refunds, the inputs' defaults and `given`. */
+function refund(given: Record<string, string> = {}) {
+  const target = step('Create the invoices');
+  const inputs = inputsWith({ file: 'refunds.csv', kind: 'refunds', ...given });
+  return runStep(target, stepEnv(target, inputs, { 'steps.journal.outputs.path': refundJournal }));
+}
+
 /** What every run passes before the inputs' own flags. */
 const always = ['create', 'single', '--file', 'invoices.csv', '--yes', '--report', 'einvoice-report.xml'];
 
@@ -92,7 +101,8 @@ describe('action.yml: inputs', () => {
     const settings = ['encoding', 'date-format', 'delimiter', 'ignore-column', 'allow-expired', 'format'];
     const bulk = ['drop-unknown-fields', 'concurrency', 'rate', 'retries', 'stop-after-failures', 'resend-uncertain'];
     const checks = ['strict', 'amount'];
-    for (const name of [...settings, ...bulk, ...checks]) {
+    const refunds = ['expect-count', 'expect-total', 'mark-refunded', 'mark-not-refunded'];
+    for (const name of [...settings, ...bulk, ...checks, ...refunds]) {
       expect(action.inputs, name).toHaveProperty(name);
       expect(Object.values(step('Create the invoices').env ?? {}), name).toContain(`\${{ inputs.${name} }}`);
     }
@@ -248,6 +258,126 @@ describe('action.yml: the command line of "Create the invoices"', () => {
   });
 });
 
+describe('action.yml: kind refunds', () => {
+  const head = ['refund', '--file', 'refunds.csv', '--yes', '--report', 'einvoice-report.xml'];
+
+  it('runs einvoice refund with the counts to expect and one flag per invoice of a mark list', () => {
+    const run = refund({
+      'expect-count': '200',
+      'expect-total': '41250.00',
+      'mark-refunded': '1000012, 1000013\n1000014\n\n',
+      'mark-not-refunded': '1000020',
+    });
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.argv).toEqual([
+      ...head,
+      '--journal',
+      refundJournal,
+      '--expect-count',
+      '200',
+      '--expect-total',
+      '41250.00',
+      '--mark-refunded',
+      '1000012',
+      '--mark-refunded',
+      '1000013',
+      '--mark-refunded',
+      '1000014',
+      '--mark-not-refunded',
+      '1000020',
+    ]);
+  });
+
+  it('passes only what was given, and no strict flag whatever strict says: refunds have no warnings to hold', () => {
+    expect(refund().argv).toEqual([...head, '--journal', refundJournal]);
+    expect(refund({ strict: 'false' }).argv).toEqual([...head, '--journal', refundJournal]);
+    expect(refund({ strict: '' }).argv).toEqual([...head, '--journal', refundJournal]);
+  });
+
+  it('passes the reading and bulk inputs a run of refunds takes', () => {
+    const run = refund({
+      shard: '2/4',
+      format: 'csv',
+      encoding: 'windows-1256',
+      'date-format': 'DD/MM/YYYY',
+      delimiter: ';',
+      'ignore-column': 'region',
+      concurrency: '4',
+      rate: '2.5',
+      retries: '0',
+      'stop-after-failures': '0',
+      'dry-run': 'true',
+      'skip-invalid': 'true',
+    });
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.argv).toEqual([
+      ...head,
+      '--journal',
+      refundJournal,
+      '--dry-run',
+      '--skip-invalid',
+      '--shard',
+      '2/4',
+      '--format',
+      'csv',
+      '--encoding',
+      'windows-1256',
+      '--date-format',
+      'DD/MM/YYYY',
+      '--delimiter',
+      ';',
+      '--concurrency',
+      '4',
+      '--rate',
+      '2.5',
+      '--retries',
+      '0',
+      '--stop-after-failures',
+      '0',
+      '--ignore-column',
+      'region',
+    ]);
+  });
+
+  it('refuses an input only invoices take with an ::error:: line naming it, and runs nothing', () => {
+    const invoiceOnly = {
+      'reference-prefix': 'june-',
+      amount: 'keep',
+      'allow-expired': 'true',
+      'drop-unknown-fields': 'true',
+      'resend-uncertain': 'true',
+    };
+    for (const [input, value] of Object.entries(invoiceOnly)) {
+      const run = refund({ [input]: value });
+      expect(run.status, input).toBe(2);
+      expect(run.stdout, input).toMatch(
+        new RegExp(`^::error[^:]*::The input ${input} is '${value}': kind refunds does not take it`, 'm'),
+      );
+      expect(run.argv, input).toBeUndefined();
+    }
+    // Their defaults, given as the words they are, are no setting.
+    for (const input of ['allow-expired', 'drop-unknown-fields', 'resend-uncertain'])
+      expect(refund({ [input]: 'false' }).status, input).toBe(0);
+  });
+
+  it('refuses an input only refunds take on a run of invoices, and runs nothing', () => {
+    const refundOnly = {
+      'expect-count': '200',
+      'expect-total': '41250.00',
+      'mark-refunded': '1000012',
+      'mark-not-refunded': '1000020',
+    };
+    for (const [input, value] of Object.entries(refundOnly)) {
+      const run = create({ [input]: value });
+      expect(run.status, input).toBe(2);
+      expect(run.stdout, input).toMatch(
+        new RegExp(`^::error[^:]*::The input ${input} is '${value}': kind single does not take it`, 'm'),
+      );
+      expect(run.argv, input).toBeUndefined();
+    }
+  });
+});
+
 describe('action.yml: the journal follows the file across workflow runs', () => {
   const caches = steps.filter((candidate) => candidate.uses?.startsWith('actions/cache/'));
   const restore = caches.find((candidate) => candidate.uses?.startsWith('actions/cache/restore@'));
@@ -307,6 +437,7 @@ describe('action.yml: the journal follows the file across workflow runs', () => 
       named({ file: 'other.csv' }),
       named({ environment: 'production' }),
       named({ kind: 'recurring' }),
+      named({ kind: 'refunds' }),
       named({ shard: '1/4' }),
       named({ shard: '1/40' }),
     ];
@@ -319,6 +450,15 @@ describe('action.yml: the journal follows the file across workflow runs', () => 
     expect(named({ shard: '2 / 4', environment: 'eu,west' }).prefix).toMatch(
       /^einvoice-journal-eu_west-single-\w+-2-of-4-$/,
     );
+  });
+
+  it('keeps the refunds of a file in another journal than the invoices created from it', () => {
+    const created = named();
+    const refunded = named({ kind: 'refunds' });
+    expect(refunded.prefix).toMatch(/^einvoice-journal-staging-refunds-[0-9a-f]{16}-all-$/);
+    expect(refunded.path).not.toBe(created.path);
+    expect(refunded.prefix?.startsWith(created.prefix ?? '')).toBe(false);
+    expect(created.prefix?.startsWith(refunded.prefix ?? '')).toBe(false);
   });
 
   it('saves a written journal under its prefix and a hash of its content, and nothing when there is no journal', () => {
