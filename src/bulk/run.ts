@@ -59,6 +59,8 @@ export interface BulkHooks {
   now(): Promise<Date>;
   /** The journal of earlier runs, once read. */
   journalRead?(earlier: JournalState): void;
+  /** Invoice numbers the merchant settled that the journal holds no uncertain record of: nothing was changed. */
+  unsettled?(numbers: string[]): void;
   /**
    * The plan is done. Resolves true to send it, false to send nothing; a throw ends the run with nothing sent.
    * `sending` holds the records whose request may be out, as sending goes on; `journalKept()` whether the run
@@ -99,7 +101,10 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
     const now = earlier?.resolveDatesAt ?? clockNow;
     const checking = request.kind.checking({ now, datesAt: clockNow });
     // The merchant's word is journaled at once, kept whether or not this run sends (a dry run only shows it).
-    if (request.settle) await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal);
+    if (request.settle) {
+      const unknown = await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal);
+      if (unknown.length > 0) hooks.unsettled?.(unknown);
+    }
     if (!dryRun && journal) {
       writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
@@ -163,7 +168,7 @@ async function settle(
   word: NonNullable<BulkRequest['settle']>,
   kind: CheckingKind,
   journal: JournalPlace | undefined,
-): Promise<void> {
+): Promise<string[]> {
   const said = new Map<string, 'done' | 'not-done'>([
     ...word.done.map((number) => [number, 'done'] as const),
     ...word.notDone.map((number) => [number, 'not-done'] as const),
@@ -175,15 +180,22 @@ async function settle(
     const outcome = number === undefined ? undefined : said.get(number);
     if (number !== undefined && outcome) settled.push({ record, number, done: outcome === 'done' });
   }
-  const unknown = [...said.keys()].filter((number) => !settled.some((found) => found.number === number));
-  if (unknown.length > 0) {
+  // A word already in force (a mark left in a workflow after it settled its refund) changes nothing; a word that
+  // contradicts what the journal knows stops the run.
+  const known = new Set<string>();
+  for (const record of earlier?.records.values() ?? []) {
+    if (record.state === 'created' && record.invoiceNumber !== undefined) known.add(record.invoiceNumber);
+  }
+  const contradicted = word.notDone.filter((number) => known.has(number));
+  if (contradicted.length > 0) {
     throw new UsageError(
-      `${unknown.join(', ')}: the journal holds no record of ${unknown.length === 1 ? 'that invoice' : 'those invoices'} whose outcome is unknown; nothing was sent.`,
-      {
-        hint: 'Only a record an earlier run sent without learning the outcome can be settled; the summary lists them.',
-      },
+      `${contradicted.join(', ')}: the journal holds ${contradicted.length === 1 ? 'it' : 'them'} as done, not uncertain; nothing was sent.`,
+      { hint: 'A record the service answered (or that was marked done) cannot be marked not done.' },
     );
   }
+  const unknown = [...said.keys()].filter(
+    (number) => !known.has(number) && !settled.some((found) => found.number === number),
+  );
   const writer = journal ? await JournalWriter.open(journal.path).catch(unwritable(journal.shown)) : undefined;
   for (const { record, number, done } of settled) {
     const error = 'not done, as the merchant said';
@@ -195,6 +207,7 @@ async function settle(
     );
   }
   await writer?.close().catch(unwritable(journal?.shown ?? ''));
+  return unknown;
 }
 
 /** Error codes of a disk that cannot take more: full, or over the user's quota. */

@@ -116,6 +116,10 @@ export async function runBulkCommand(
       {
         // The sandbox's clock when the target is a sandbox whose clock was moved.
         now: () => session.now(),
+        unsettled: (numbers) =>
+          terminal.warn(
+            `${numbers.join(', ')}: no record of the journal is uncertain for ${numbers.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`,
+          ),
         journalRead: (earlier) => {
           if (earlier.damagedLines > 0) {
             terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);

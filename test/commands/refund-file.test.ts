@@ -227,9 +227,12 @@ describe('refunds from a file against a failing service', () => {
     expect(rerun.code).toBe(6);
     expect([...(answers.get(done) ?? []), ...(answers.get(notDone) ?? [])]).toHaveLength(sentBefore);
 
+    // A number the journal holds no uncertain record of settles nothing, and is said so; the uncertain stay held.
     const unknown = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--mark-refunded', '999999']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('999999: the journal holds no record of that invoice whose outcome is unknown');
+    expect(unknown.code).toBe(6);
+    expect(unknown.stderr).toContain(
+      '999999: no record of the journal is uncertain for that invoice; nothing to settle.',
+    );
 
     const settled = await runRefund(home, [
       ...['--file', 'refunds.csv', '--yes', '--json'],
@@ -246,6 +249,13 @@ describe('refunds from a file against a failing service', () => {
     const laterReport = JSON.parse(later.stdout) as JsonReport;
     expect(laterReport.records.find((record) => record.invoiceNumber === done)?.status).toBe('refunded-earlier');
     expect(answers.get(done)).toHaveLength(1);
+    // The same marks left in a workflow change nothing; a mark that contradicts the journal stops the run.
+    const again = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--mark-refunded', done]);
+    expect(again.stderr).not.toContain('nothing to settle');
+    expect(answers.get(done)).toHaveLength(1);
+    const contradicted = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--mark-not-refunded', done]);
+    expect(contradicted.code).toBe(2);
+    expect(contradicted.stderr).toContain(`${done}: the journal holds it as done, not uncertain; nothing was sent.`);
   });
 });
 
