@@ -5,6 +5,7 @@ import { tempHome } from '../helpers/cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { terminalSafe } from '../../src/output/safe-text.js';
+import { records, writeNdjson } from '../bulk/helpers.js';
 
 // What the service sends back is outside text: printed without terminal control sequences, and read up to 1 MiB.
 
@@ -57,6 +58,20 @@ describe("the service's words reach the terminal without escapes", () => {
     expect(result.stderr).toContain('Bad request⏎X');
     expect(result.stderr).toContain('  amount: too big');
     for (const control of [ESC, BEL, '\r']) expect(result.stderr).not.toContain(control);
+  });
+
+  it("a bulk run's summary lists each failed record with the service's words, without their escapes", async () => {
+    server = await startTestServer((_request, response) =>
+      sendJson(response, 400, { message: `Bad ${ESC}[2J${ESC}]0;owned${BEL}record${ESC}[31m here` }),
+    );
+    const home = homeWith(server);
+    writeNdjson(home, 'batch.ndjson', records(2));
+    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes']);
+    expect(result.code, result.stderr).toBe(6);
+    const listed = result.stderr.slice(result.stderr.indexOf('Records to look at:'));
+    expect(listed).toMatch(/\n {2}record 1 \(REF-1\): failed: .*Bad record here/);
+    expect(listed).toMatch(/\n {2}record 2 \(REF-2\): failed: .*Bad record here/);
+    for (const control of [ESC, BEL]) expect(result.stderr).not.toContain(control);
   });
 });
 
