@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeMain } from '../helpers/safe-cli.js';
 import { invoicesByNote, records, serveSandbox, writeNdjson, type ServedSandbox } from '../bulk/helpers.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
 
 // 200 invoices against a sandbox in another process that fails three requests in ten: 503 and 429 with
 // Retry-After, and connections dropped after the invoice was committed (one in five, so that some of the 50 records
@@ -34,7 +34,7 @@ describe('bulk creation against a faulty service', () => {
     const batch = records(200, 4);
     writeNdjson(home, 'batch.ndjson', batch);
     const run = (extra: string[]) =>
-      runSafeMain(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '16', ...extra], {
+      runInProcess(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '16', ...extra], {
         env: { HOME: home },
       });
 

@@ -1,10 +1,10 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { JournalWriter } from '../../src/bulk/journal.js';
-import { runCreate } from '../helpers/create-cli.js';
-import { tempHome } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { journalEntries, records, writeNdjson } from '../bulk/helpers.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
 
 // A run's plan (every record's `planned` entry, with its body) is on the disk before its first request leaves, so
 // a crash at any point after it leaves a journal a rerun resumes from. Only records with a businessReference here:
@@ -32,7 +32,7 @@ it('writes the whole plan durably before the first request of a run', async () =
   writeProfile(home, localProfile(server.url, 'plan-durable-token-0123'));
   writeNdjson(home, 'batch.ndjson', records(5));
 
-  const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes']);
+  const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--yes'], { home });
   expect(result.code, result.stderr).toBe(0);
   expect(events.filter((event) => event === 'request')).toHaveLength(5);
   expect(events[0]).toBe('durable: 5 planned');

@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/bulk/journal-state.js';
-import { tempHome } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, unusedPort } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { journalEntries, records, writeNdjson } from '../bulk/helpers.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
 
 // A bulk run reports only what it did: a journal belongs to one target (environment, service, kind), a token that
 // cannot be sent stops the run before anything is journaled, and a service that is clearly down stops the run
@@ -22,7 +22,7 @@ interface JsonReport {
 const serve = serversClosedAfterEach();
 
 function create(home: string, extra: string[] = [], env: Record<string, string> = {}) {
-  return runSafeMain(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], {
+  return runInProcess(['create', 'single', '--file', 'batch.ndjson', '--yes', ...extra], {
     env: { HOME: home, ...env },
   });
 }
