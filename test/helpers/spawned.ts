@@ -38,7 +38,7 @@ export interface SpawnedOptions {
   cwd?: string;
   /** Text or bytes written to stdin, which is then closed. */
   input?: string | Buffer;
-  /** A file descriptor stdout writes to instead of a pipe, as a shell's `> file` gives it. */
+  /** A file descriptor stdout writes to instead of a pipe, as a shell's `> file` gives it (`child.stdout` is then null). */
   stdoutFd?: number;
   /** Further secrets of this run that must appear in neither stdout nor stderr. */
   secrets?: string[];
