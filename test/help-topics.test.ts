@@ -1,47 +1,17 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandContext } from '../src/context.js';
 import { ExitCode, exitCodeTable } from '../src/errors.js';
 import { helpTopic, helpTopics } from '../src/help-topics.js';
-import { main } from '../src/index.js';
+import { runInProcess } from './helpers/in-process.js';
 import { buildProgram } from '../src/program.js';
 
-// `einvoice help <topic>`, the root's help and each command's, run in this process through main().
+// `einvoice help <topic>`, the root's help and each command's, run in this process (`runInProcess`).
 
 const src = new URL('../src/', import.meta.url);
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `einvoice args` in this process, without a terminal, in a fresh home folder. */
-async function run(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'einvoice-help-'));
-  const result: Run = { code: -1, stdout: '', stderr: '' };
-  const sink = (key: 'stdout' | 'stderr') =>
-    ({ write: (text: string) => ((result[key] += text), true) }) as unknown as CommandContext['stdout'];
-  const context: CommandContext = {
-    stdin: Readable.from([Buffer.from(options.stdin ?? '')]),
-    stdout: sink('stdout'),
-    stderr: sink('stderr'),
-    env: {
-      HOME: home,
-      XDG_STATE_HOME: join(home, 'state'),
-      XDG_CONFIG_HOME: join(home, 'config'),
-      CI: 'true',
-      ...options.env,
-    },
-    cwd: options.cwd ?? home,
-  };
-  result.code = await main(['node', 'einvoice', ...args], context);
-  return result;
-}
 
 /** Every command path under the root ("stats", "create single", ...). */
 function commandPaths(): string[] {
@@ -65,7 +35,7 @@ function sources(): Map<string, string> {
 
 describe('einvoice help <topic>', () => {
   it('exit-codes lists every exit code, 0 to 9, 130 and 143, and nothing else', async () => {
-    const result = await run(['help', 'exit-codes']);
+    const result = await runInProcess(['help', 'exit-codes']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const listed = result.stdout
       .split('\n')
@@ -78,7 +48,7 @@ describe('einvoice help <topic>', () => {
   });
 
   it('environment names every EINVOICE_ variable the CLI reads, EINVOICE_TOKEN first of all', async () => {
-    const result = await run(['help', 'environment']);
+    const result = await runInProcess(['help', 'environment']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toContain('EINVOICE_TOKEN');
     const read = new Set<string>();
@@ -92,22 +62,22 @@ describe('einvoice help <topic>', () => {
   });
 
   it.each(Object.keys(helpTopics))('%s prints its topic on stdout, within 80 columns', async (name) => {
-    const result = await run(['help', name]);
+    const result = await runInProcess(['help', name]);
     expect(result).toEqual({ code: 0, stdout: helpTopic(name), stderr: '' });
     expect(result.stdout.length).toBeGreaterThan(200);
     for (const line of result.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   it('leaves help <command> to commander, and refuses a word that is neither, naming the nearest', async () => {
-    expect(await run(['help', 'stats'])).toEqual(await run(['stats', '--help']));
-    expect((await run(['help', 'stats'])).stdout).toMatch(/^Usage: einvoice stats /);
-    expect(await run(['help', 'exit-code'])).toEqual({
+    expect(await runInProcess(['help', 'stats'])).toEqual(await runInProcess(['stats', '--help']));
+    expect((await runInProcess(['help', 'stats'])).stdout).toMatch(/^Usage: einvoice stats /);
+    expect(await runInProcess(['help', 'exit-code'])).toEqual({
       code: 2,
       stdout: '',
       stderr: "✖ No command or help topic 'exit-code'.\nDid you mean exit-codes?\n",
     });
-    expect((await run(['help', 'statz'])).stderr).toContain('Did you mean stats?');
-    expect(await run(['help', 'invoicing'])).toEqual({
+    expect((await runInProcess(['help', 'statz'])).stderr).toContain('Did you mean stats?');
+    expect(await runInProcess(['help', 'invoicing'])).toEqual({
       code: 2,
       stdout: '',
       stderr: `✖ No command or help topic 'invoicing'.\nHelp topics: ${Object.keys(helpTopics).join(', ')}.\n`,
@@ -130,14 +100,14 @@ describe('einvoice help <topic>', () => {
 
 describe('errors that send the merchant to read name the topic', () => {
   it('a bulk run from stdin without a journal: see: einvoice help journal', async () => {
-    const result = await run(['create', 'single', '--file', '-'], { stdin: '{"note":"a"}\n{"note":"b"}\n' });
+    const result = await runInProcess(['create', 'single', '--file', '-'], { input: '{"note":"a"}\n{"note":"b"}\n' });
     expect(result.code, result.stderr).toBe(ExitCode.Usage);
     expect(result.stderr).toContain('--journal PATH is required');
     expect(result.stderr).toContain('\nsee: einvoice help journal\n');
   });
 
   it('an environment without a token: see: einvoice help environment', async () => {
-    const result = await run(['stats', '--env', 'staging'], {
+    const result = await runInProcess(['stats', '--env', 'staging'], {
       env: { EINVOICE_BASE_URL: 'https://staging.example.com' },
     });
     expect(result.code, result.stderr).toBe(ExitCode.Auth);
@@ -146,7 +116,7 @@ describe('errors that send the merchant to read name the topic', () => {
   });
 
   it('an invoice with a refused date and amount: see: einvoice help dates, einvoice help money', async () => {
-    const result = await run([
+    const result = await runInProcess([
       'create',
       'single',
       '--customer-name',
@@ -173,7 +143,7 @@ describe('errors that send the merchant to read name the topic', () => {
   it('a sheet with a column that is no invoice field: see: einvoice help csv', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'einvoice-help-'));
     writeFileSync(join(folder, 'invoices.csv'), 'customer.name,custmer.mobile\nAmr,+201012345678\n');
-    const result = await run(['create', 'single', '--file', 'invoices.csv', '--dry-run'], { cwd: folder });
+    const result = await runInProcess(['create', 'single', '--file', 'invoices.csv', '--dry-run'], { cwd: folder });
     expect(result.code, result.stderr).toBe(ExitCode.Usage);
     expect(result.stderr).toContain('did you mean customer.mobile?');
     expect(result.stderr).toContain('\nsee: einvoice help csv\n');
@@ -182,7 +152,7 @@ describe('errors that send the merchant to read name the topic', () => {
 
 describe('--help', () => {
   it('of the root lists the global options, every exit code of the one table, and the topics', async () => {
-    const result = await run(['--help']);
+    const result = await runInProcess(['--help']);
     expect(result.code).toBe(0);
     for (const flag of ['--env', '--config', '--json', '--verbose', '--timeout', '--max-retry-after', '--no-input'])
       expect(result.stdout).toContain(flag);
@@ -195,7 +165,7 @@ describe('--help', () => {
     const paths = commandPaths();
     expect(paths.length).toBeGreaterThanOrEqual(17);
     for (const path of paths) {
-      const result = await run([...path.split(' '), '--help']);
+      const result = await runInProcess([...path.split(' '), '--help']);
       expect(result.code, path).toBe(0);
       expect(result.stdout, path).not.toContain('Global Options:');
       expect(result.stdout, path).not.toContain('--max-retry-after');

@@ -12,7 +12,7 @@ import {
   type RunningSandbox,
   type SingleInvoiceInput,
 } from 'einvoice';
-import { rememberToken } from './helpers/safe-cli.js';
+import { rememberToken } from './helpers/secrets.js';
 
 let sandbox: RunningSandbox;
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCreate } from '../helpers/create-cli.js';
-import { runSafeMain } from '../helpers/safe-cli.js';
-import { tempHome } from '../helpers/cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { terminalSafe } from '../../src/output/safe-text.js';
+import { records, writeNdjson } from '../bulk/helpers.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
 
 // What the service sends back is outside text: printed without terminal control sequences, and read up to 1 MiB.
 
@@ -51,12 +51,26 @@ describe("the service's words reach the terminal without escapes", () => {
         errors: [{ field: `amount${ESC}[31m`, message: `too ${ESC}[5mbig` }],
       }),
     );
-    const result = await runCreate(homeWith(server), invoiceFlags);
+    const result = await runInProcess(['create', ...invoiceFlags], { home: homeWith(server) });
     expect(result.code).toBe(4);
     // A carriage return is a line break of the service's text: shown as a mark, never obeyed.
     expect(result.stderr).toContain('Bad request⏎X');
     expect(result.stderr).toContain('  amount: too big');
     for (const control of [ESC, BEL, '\r']) expect(result.stderr).not.toContain(control);
+  });
+
+  it("a bulk run's summary lists each failed record with the service's words, without their escapes", async () => {
+    server = await startTestServer((_request, response) =>
+      sendJson(response, 400, { message: `Bad ${ESC}[2J${ESC}]0;owned${BEL}record${ESC}[31m here` }),
+    );
+    const home = homeWith(server);
+    writeNdjson(home, 'batch.ndjson', records(2));
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--yes'], { home });
+    expect(result.code, result.stderr).toBe(6);
+    const listed = result.stderr.slice(result.stderr.indexOf('Records to look at:'));
+    expect(listed).toMatch(/\n {2}record 1 \(REF-1\): failed: .*Bad record here/);
+    expect(listed).toMatch(/\n {2}record 2 \(REF-2\): failed: .*Bad record here/);
+    for (const control of [ESC, BEL]) expect(result.stderr).not.toContain(control);
   });
 });
 
@@ -78,7 +92,7 @@ describe('responses are read up to 1 MiB', () => {
       response.on('close', () => (sent = 600));
       pump();
     });
-    const result = await runCreate(homeWith(server), [...invoiceFlags, '--timeout', '20']);
+    const result = await runInProcess(['create', ...invoiceFlags, '--timeout', '20'], { home: homeWith(server) });
     expect(result.code).toBe(8);
     const errorLines = result.stderr.split('\n').filter((line) => line.startsWith('✖'));
     expect(errorLines).toEqual([
@@ -92,7 +106,7 @@ describe('responses are read up to 1 MiB', () => {
       response.writeHead(201, { 'content-type': 'application/json' });
       response.end('1'.repeat(65));
     });
-    const result = await runCreate(homeWith(server), invoiceFlags);
+    const result = await runInProcess(['create', ...invoiceFlags], { home: homeWith(server) });
     expect(result.code).toBe(8);
     expect(result.stderr).toContain(
       'The service sent an unexpected response: the body of a created invoice is not an invoice number',
@@ -104,7 +118,7 @@ describe('responses are read up to 1 MiB', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(`{"pad":"${'x'.repeat(2 << 20)}"}`);
     });
-    const result = await runSafeMain(['stats'], { env: { HOME: homeWith(server) } });
+    const result = await runInProcess(['stats'], { env: { HOME: homeWith(server) } });
     expect(result.code).toBe(5);
     expect(result.stderr).toContain('a body larger than 1 MiB');
   });

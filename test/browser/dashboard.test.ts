@@ -1,11 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, runCli, tempHome } from '../helpers/cli.js';
+import { runSpawned, type SpawnedRun } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
 
 // The dashboard as a merchant's developer sees it: `einvoice sandbox ui` in one terminal, Debian's Chromium on its
 // page, and `einvoice create` in another terminal. Every wait is on something the page or the sandbox does.
@@ -18,7 +17,7 @@ const screenshotFolder = join(tmpdir(), 'einvoice-dashboard-screenshots');
 let home: string;
 let dashboard: string;
 let origin: string;
-let sandboxUi: ChildProcessWithoutNullStreams;
+let sandboxUi: SpawnedRun | undefined;
 let browser: Browser;
 const pages: Page[] = [];
 /** What a page reported that it should not: console errors (a refused Content-Security-Policy among them). */
@@ -28,19 +27,10 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   home = tempHome();
-  sandboxUi = spawn(process.execPath, [binPath, 'sandbox', 'ui', '--port', '0', '--json'], {
-    cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.local', 'state'), CI: 'true' },
-    stdio: 'pipe',
-  });
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    sandboxUi.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
-    });
-    sandboxUi.once('close', (code) => reject(new Error(`sandbox ui exited with ${code}`)));
-  });
+  // Its output is the token it made.
+  sandboxUi = runSpawned(['sandbox', 'ui', '--port', '0', '--json'], { home, printsToken: true });
+  await sandboxUi.waitFor('stdout', '\n');
+  const firstLine = sandboxUi.output.stdout.slice(0, sandboxUi.output.stdout.indexOf('\n'));
   ({ dashboard, url: origin } = JSON.parse(firstLine) as { dashboard: string; url: string });
   browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -58,9 +48,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (sandboxUi && sandboxUi.exitCode === null) {
-    sandboxUi.kill('SIGTERM');
-    await once(sandboxUi, 'close');
+  if (sandboxUi) {
+    sandboxUi.child.kill('SIGTERM');
+    await sandboxUi;
   }
 });
 
@@ -90,7 +80,7 @@ async function openDashboard(options: { width?: number; colorScheme?: 'light' | 
 
 /** Creates a single invoice with the CLI, in another process, as a merchant would in another terminal. */
 async function createWithCli(flags: string[]): Promise<string> {
-  const result = await runCli(
+  const result = await runSpawned(
     [
       ...['create', 'single', '--customer-mobile', '+201012345678', '--sending-date', 'today'],
       ...['--release-date', 'today', '--expiry-date', '+30d', '--yes', '--json'],
@@ -196,7 +186,7 @@ describe('the dashboard in a browser', () => {
   });
 
   it("shows the merchant's expiry e-mail, expires an invoice, moves the clock, and filters by state", async () => {
-    const result = await runCli(
+    const result = await runSpawned(
       [
         ...['create', 'single', '--customer-name', 'Sara Ibrahim', '--customer-mobile', '+201034567890'],
         ...['--amount', '75.25', '--note', 'Toner', '--sending-date', 'today', '--release-date', 'today'],

@@ -1,12 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { binPath } from '../helpers/cli.js';
-import { newToken } from '../helpers/safe-cli.js';
 import { sandboxApi } from '../helpers/sandbox.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { newToken } from '../helpers/secrets.js';
 
 // Helpers of the bulk tests: invoice records, files, chunked streams, and a sandbox served by another process.
 
@@ -82,22 +81,12 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
 /** A sandbox served by `einvoice sandbox serve` in its own process, with fault injection flags. */
 export async function serveSandbox(flags: string[] = []) {
   const token = newToken('bulk-sbx');
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    [binPath, 'sandbox', 'serve', '--port', '0', '--json', '--token', token, ...flags],
-    { env: { PATH: process.env.PATH ?? '', HOME: tempDir(), CI: 'true' }, stdio: 'pipe' },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const newline = out.indexOf('\n');
-      if (newline !== -1) resolve((JSON.parse(out.slice(0, newline)) as { url: string }).url);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    child.on('exit', (code) => reject(new Error(`sandbox serve exited ${code}: ${err}`)));
+  const serving = runSpawned(['sandbox', 'serve', '--port', '0', '--json', '--token', token, ...flags], {
+    home: tempDir(),
+    printsToken: true,
   });
+  await serving.waitFor('stdout', '\n');
+  const url = (JSON.parse(serving.output.stdout.slice(0, serving.output.stdout.indexOf('\n'))) as { url: string }).url;
   const api = sandboxApi(url, token);
   return {
     url,
@@ -112,12 +101,10 @@ export async function serveSandbox(flags: string[] = []) {
       });
       if (!response.ok) throw new Error(`POST /__sandbox/faults answered ${response.status}`);
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    async stop() {
+      serving.child.kill('SIGTERM');
+      await serving;
+    },
   };
 }
 
@@ -131,23 +118,6 @@ export async function invoicesByNote(sandbox: ServedSandbox): Promise<Map<string
     counts.set(note, (counts.get(note) ?? 0) + 1);
   }
   return counts;
-}
-
-/** The CLI started in `home` without waiting for it: its process, its output so far, and its end. */
-export function startCli(args: string[], home: string) {
-  const child = spawn(process.execPath, [binPath, ...args], {
-    cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, CI: 'true' },
-    stdio: 'pipe',
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
-  child.stdin.end();
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output, ended };
 }
 
 /** How many journal entries of `type` the file holds. */

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // `einvoice create --file sheet.csv`: a sheet as spreadsheet programs write it creates each row once; a bad row or
 // an unknown column is refused by row and column before anything is sent.
@@ -46,7 +47,7 @@ describe('a CSV written as Excel writes it', () => {
   it('creates every row exactly once: BOM, CRLF, quoted Arabic, a thousands separator, two items in one cell', async () => {
     const home = homeFor(sandbox);
     writeFileSync(join(home, 'sheet.csv'), commaSheet);
-    const result = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes', '--json'], { home });
 
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as JsonReport;
@@ -65,7 +66,7 @@ describe('a CSV written as Excel writes it', () => {
     expect(second).toMatchObject({ customer: { name: 'محمد علي' }, amount: 320.25 });
     expect((second?.items as Array<Record<string, unknown>>).map((item) => item.nameAr)).toEqual(['قميص', 'جوارب']);
 
-    const again = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    const again = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
     expect(again.code, again.stderr).toBe(0);
     expect((await received(sandbox)).count).toBe(3);
   });
@@ -78,7 +79,10 @@ describe('a CSV written as Excel writes it', () => {
       'S-2;Mona Adel;+201001234568;15/03/2030;15/03/2030;31/03/2030;Second;K2;1;5;Cup;كوب',
     ]);
     writeFileSync(join(home, 'sheet.csv'), sheet);
-    const result = await runCreate(home, ['single', '--file', 'sheet.csv', '--date-format', 'DD/MM/YYYY', '--yes']);
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'sheet.csv', '--date-format', 'DD/MM/YYYY', '--yes'],
+      { home },
+    );
 
     expect(result.code, result.stderr).toBe(0);
     const requests = await requestsByReference();
@@ -98,10 +102,10 @@ describe('a CSV written as Excel writes it', () => {
   it('names the records to look at by their rows: a row changed after it was created is held back', async () => {
     const home = homeFor(sandbox);
     writeFileSync(join(home, 'sheet.csv'), commaSheet);
-    const first = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    const first = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
     expect(first.code, first.stderr).toBe(0);
     writeFileSync(join(home, 'sheet.csv'), commaSheet.replace('99.99', '109.99'));
-    const rerun = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    const rerun = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
     expect(rerun.code).toBe(6);
     expect(rerun.stderr).toMatch(
       /^ {2}row 4 \(INV-3\): changed: edited after an earlier run created it as invoice \d+/m,
@@ -120,14 +124,14 @@ describe('a CSV written as Excel writes it', () => {
     ].join('\r\n');
     writeFileSync(join(home, 'dates.csv'), sheet);
     const args = ['single', '--file', 'dates.csv', '--date-format', 'DD/MM/YYYY', '--dry-run'];
-    const held = await runCreate(home, args);
+    const held = await runInProcess(['create', ...args], { home });
     expect(held.code).toBe(2);
     expect(held.stderr).toContain(
       '  row 2, column expiryDate (G): 2030-11-30T23:59:59.999Z is not after releaseDate 2030-12-01T00:00:00.000Z or sendingDate 2030-12-01',
     );
     expect(held.stderr).not.toContain('row 3');
 
-    const result = await runCreate(home, [...args, '--allow-expired']);
+    const result = await runInProcess(['create', ...args, '--allow-expired'], { home });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('1 record has 1 warning to look at:');
     expect(result.stderr).toContain(
@@ -138,10 +142,9 @@ describe('a CSV written as Excel writes it', () => {
 
   it('reads CSV from stdin with --format csv', async () => {
     const home = homeFor(sandbox);
-    const result = await runCreate(
-      home,
-      ['single', '--file', '-', '--format', 'csv', '--journal', 'stdin.journal.ndjson', '--yes'],
-      { input: commaSheet },
+    const result = await runInProcess(
+      ['create', 'single', '--file', '-', '--format', 'csv', '--journal', 'stdin.journal.ndjson', '--yes'],
+      { home, input: commaSheet },
     );
     expect(result.code, result.stderr).toBe(0);
     expect((await received(sandbox)).count).toBe(3);
@@ -158,7 +161,7 @@ describe('a row that repeats an earlier row (rule 2.3.2)', () => {
       'D-1,Amr,+201001234567,10.00,2030-01-01,2030-01-01,2030-02-01,again',
     ]);
     writeFileSync(join(home, 'dups.csv'), sheet);
-    const result = await runCreate(home, ['single', '--file', 'dups.csv', '--dry-run', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'dups.csv', '--dry-run', '--json'], { home });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('is not sent: row 4 (as row 2).');
     const repeated = (JSON.parse(result.stdout) as { records: Record<string, unknown>[] }).records[2];
@@ -184,7 +187,9 @@ describe('a sheet refused before anything is sent', () => {
       'R-4,Hana,+201001234567,"12,50",2030-01-01,2030-01-01,2030-02-01,decimal comma',
     ]);
     writeFileSync(join(home, 'sheet.csv'), sheet);
-    const result = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes', '--report', 'report.csv']);
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes', '--report', 'report.csv'], {
+      home,
+    });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('3 of 4 records are invalid; nothing was sent.');
@@ -216,7 +221,7 @@ describe('a sheet refused before anything is sent', () => {
       'U-1,Amr,+201001234567,10,2030-01-01,2030-01-01,2030-02-01,one,Cairo',
     ]);
     writeFileSync(join(home, 'sheet.csv'), sheet);
-    const refused = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    const refused = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       'column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
@@ -225,7 +230,9 @@ describe('a sheet refused before anything is sent', () => {
     expect(refused.stderr).toContain('--ignore-column NAME');
 
     writeFileSync(join(home, 'sheet.csv'), sheet.replace('custmer.mobile', 'customer.mobile'));
-    const sent = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes', '--ignore-column', 'Region']);
+    const sent = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes', '--ignore-column', 'Region'], {
+      home,
+    });
     expect(sent.code, sent.stderr).toBe(0);
     expect((await received(sandbox)).count).toBe(1);
   });
@@ -233,7 +240,7 @@ describe('a sheet refused before anything is sent', () => {
   it('asks for --delimiter when the header holds two separators, and refuses CSV flags for JSON input', async () => {
     const home = homeFor(sandbox);
     writeFileSync(join(home, 'sheet.csv'), 'note;amount,customer.name\nx;1,y\n');
-    const ambiguous = await runCreate(home, ['single', '--file', 'sheet.csv', '--yes']);
+    const ambiguous = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('its header holds "," and ";"');
     expect(ambiguous.stderr).toContain('--delimiter');
@@ -244,25 +251,22 @@ describe('a sheet refused before anything is sent', () => {
       'note|customer.name|customer.mobile|amount|sendingDate|releaseDate|expiryDate\n' +
         'Tab and pipe|Amr|+201001234567|"1,000"|2030-01-01|2030-01-01|2030-02-01\n',
     );
-    const piped = await runCreate(home, [
-      'single',
-      '--file',
-      'sheet.txt',
-      '--format',
-      'csv',
-      '--delimiter',
-      '|',
-      '--dry-run',
-      '--json',
-    ]);
+    const piped = await runInProcess(
+      ['create', 'single', '--file', 'sheet.txt', '--format', 'csv', '--delimiter', '|', '--dry-run', '--json'],
+      { home },
+    );
     expect(piped.code, piped.stderr).toBe(0);
     expect((JSON.parse(piped.stdout) as JsonReport).records).toEqual([expect.objectContaining({ status: 'valid' })]);
 
     writeFileSync(join(home, 'one.json'), '{}');
-    const notCsv = await runCreate(home, ['single', '--file', 'one.json', '--date-format', 'DD/MM/YYYY']);
+    const notCsv = await runInProcess(['create', 'single', '--file', 'one.json', '--date-format', 'DD/MM/YYYY'], {
+      home,
+    });
     expect(notCsv.code).toBe(2);
     expect(notCsv.stderr).toContain('--date-format applies only to a CSV --file; nothing was sent.');
-    const noFile = await runCreate(home, ['single', '--format', 'csv', '--note', 'Order 1', '--no-input']);
+    const noFile = await runInProcess(['create', 'single', '--format', 'csv', '--note', 'Order 1', '--no-input'], {
+      home,
+    });
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toContain('--format applies only to --file; nothing was sent.');
     expect((await received(sandbox)).count).toBe(0);
@@ -276,15 +280,10 @@ describe('docs/csv.md', () => {
     expect(sheet).toBeDefined();
     const home = homeFor(sandbox);
     writeFileSync(join(home, 'invoices.csv'), sheet ?? '');
-    const result = await runCreate(home, [
-      'single',
-      '--file',
-      'invoices.csv',
-      '--date-format',
-      'DD/MM/YYYY',
-      '--dry-run',
-      '--json',
-    ]);
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'invoices.csv', '--date-format', 'DD/MM/YYYY', '--dry-run', '--json'],
+      { home },
+    );
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.records.map((entry) => [entry.row, entry.status])).toEqual([

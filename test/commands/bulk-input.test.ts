@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
 import { sendJson, startTestServer, type TestServer } from '../helpers/http-server.js';
-import { localProfile, writeProfile } from '../helpers/profile.js';
-import { tempHome } from '../helpers/cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { homeFor, localProfile, writeProfile } from '../helpers/profile.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { journalEntries, record, records, writeNdjson } from '../bulk/helpers.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
 
 // `einvoice create --file` with many invoices: what is refused before anything is sent, stdin, --dry-run, --json,
 // --shard, and the one-invoice flow left as it was.
@@ -34,11 +34,11 @@ describe('records refused before anything is sent', () => {
   it('says "record is" when one record is invalid', async () => {
     freshHome();
     writeNdjson(home, 'one.ndjson', [{ ...records(1)[0], customer: { name: 'X' } }, ...records(2)]);
-    const some = await runCreate(home, ['single', '--file', 'one.ndjson']);
+    const some = await runInProcess(['create', 'single', '--file', 'one.ndjson'], { home });
     expect(some.code).toBe(2);
     expect(some.stderr).toContain('✖ 1 of 3 records is invalid; nothing was sent.');
     writeNdjson(home, 'only.ndjson', [{ ...records(1)[0], customer: { name: 'X' } }]);
-    const only = await runCreate(home, ['single', '--file', 'only.ndjson']);
+    const only = await runInProcess(['create', 'single', '--file', 'only.ndjson'], { home });
     expect(only.code).toBe(2);
     expect(only.stderr).toContain('✖ 1 record is invalid; nothing was sent.');
   });
@@ -47,7 +47,9 @@ describe('records refused before anything is sent', () => {
     freshHome();
     const lines = records(30).map((value, index) => (index % 2 === 1 ? { ...value, customer: { name: 'X' } } : value));
     writeNdjson(home, 'batch.ndjson', lines);
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--report', 'report.csv']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--report', 'report.csv'], {
+      home,
+    });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('15 of 30 records are invalid; nothing was sent.');
@@ -66,18 +68,16 @@ describe('records refused before anything is sent', () => {
   it('refuses a --report it cannot write before anything is sent (test/private-file.test.ts: the check changes nothing)', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(3));
-    const blocked = await runCreate(home, [
-      'single',
-      '--file',
-      'batch.ndjson',
-      '--yes',
-      '--report',
-      'batch.ndjson/r.csv',
-    ]);
+    const blocked = await runInProcess(
+      ['create', 'single', '--file', 'batch.ndjson', '--yes', '--report', 'batch.ndjson/r.csv'],
+      { home },
+    );
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toContain('✖ Cannot write --report batch.ndjson/r.csv: ');
     expect(blocked.stderr).toContain('; nothing was sent.');
-    const folder = await runCreate(home, ['single', '--file', 'batch.ndjson', '--yes', '--report', '.']);
+    const folder = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--yes', '--report', '.'], {
+      home,
+    });
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('✖ Cannot write --report .: it is a folder, not a file; nothing was sent.');
     expect((await received(sandbox)).count).toBe(0);
@@ -87,17 +87,17 @@ describe('records refused before anything is sent', () => {
   it('says so when a file holds no invoices, and names no journal a run did not write', async () => {
     freshHome();
     writeFileSync(join(home, 'empty.ndjson'), '\n');
-    const empty = await runCreate(home, ['single', '--file', 'empty.ndjson', '--yes']);
+    const empty = await runInProcess(['create', 'single', '--file', 'empty.ndjson', '--yes'], { home });
     expect(empty.code, empty.stderr).toBe(0);
     expect(empty.stderr).toContain('--file empty.ndjson holds no invoice records: nothing to send.');
     expect(empty.stderr).not.toContain('Journal:');
     writeFileSync(join(home, 'empty.json'), '[]');
-    const list = await runCreate(home, ['single', '--file', 'empty.json', '--yes']);
+    const list = await runInProcess(['create', 'single', '--file', 'empty.json', '--yes'], { home });
     expect(list.code).toBe(2);
     expect(list.stderr).toContain('--file empty.json holds an empty list: there is no invoice to create');
 
     writeNdjson(home, 'bad.ndjson', [{ ...records(1)[0], customer: { name: 'X' } }]);
-    const refused = await runCreate(home, ['single', '--file', 'bad.ndjson', '--json']);
+    const refused = await runInProcess(['create', 'single', '--file', 'bad.ndjson', '--json'], { home });
     expect(refused.code).toBe(2);
     expect((JSON.parse(refused.stdout) as JsonReport).summary).not.toHaveProperty('journal');
     expect(existsSync(join(home, 'bad.ndjson.local.journal.ndjson'))).toBe(false);
@@ -110,7 +110,7 @@ describe('records refused before anything is sent', () => {
       'batch.ndjson',
       records(25).map((value, index) => ({ ...value, [`extra${index}`]: 1 })),
     );
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson'], { home });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n').filter((line) => line.startsWith('  record '))).toHaveLength(20);
     expect(result.stderr).toContain('  ...and 5 more');
@@ -119,7 +119,9 @@ describe('records refused before anything is sent', () => {
   it('sends the valid records with --skip-invalid and reports the others (exit 6)', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', [record(1), { note: 'incomplete' }, record(3)]);
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--skip-invalid', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--skip-invalid', '--json'], {
+      home,
+    });
     expect(result.code).toBe(6);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.records.map((entry) => entry.status)).toEqual(['created', 'invalid', 'created']);
@@ -130,7 +132,7 @@ describe('records refused before anything is sent', () => {
     freshHome();
     const same = { businessReference: 'INV-9', amount: 500 };
     writeNdjson(home, 'batch.ndjson', [record(1, same), record(2), record(3, { ...same, note: 'again' })]);
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--json'], { home });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('1 record repeats an earlier record');
     const report = JSON.parse(result.stdout) as JsonReport;
@@ -143,7 +145,7 @@ describe('inputs', () => {
   it('creates the invoices of a JSON array, with flags applied to every record', async () => {
     freshHome();
     writeFileSync(join(home, 'batch.json'), JSON.stringify([record(1), record(2)], null, 2));
-    const result = await runCreate(home, ['single', '--file', 'batch.json', '--lang', 'ar-eg']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.json', '--lang', 'ar-eg'], { home });
     expect(result.code, result.stderr).toBe(0);
     const invoices = await sandbox.api.invoices();
     expect(invoices.map((invoice) => (invoice.request as Record<string, unknown>).communicationLang)).toEqual([
@@ -156,17 +158,22 @@ describe('inputs', () => {
     freshHome();
     const sheet = 'customer.name,customer.mobile,amount\nAmr,+201001234567,10\n';
     const hint = 'Its first line reads as a CSV header: add --format csv to read it as a sheet of invoices.';
-    const piped = await runCreate(home, ['single', '--file', '-', '--journal', 'j.ndjson'], { input: sheet });
+    const piped = await runInProcess(['create', 'single', '--file', '-', '--journal', 'j.ndjson'], {
+      home,
+      input: sheet,
+    });
     expect(piped.code).toBe(2);
     expect(piped.stderr).toContain('--file stdin is not valid JSON');
     expect(piped.stderr).toContain(hint);
     writeFileSync(join(home, 'sheet.txt'), sheet);
-    const named = await runCreate(home, ['single', '--file', 'sheet.txt']);
+    const named = await runInProcess(['create', 'single', '--file', 'sheet.txt'], { home });
     expect(named.code).toBe(2);
     expect(named.stderr).toContain(hint);
     // A JSON file that is merely broken gets no such hint.
     writeFileSync(join(home, 'broken.json'), '{"amount": 10,');
-    expect((await runCreate(home, ['single', '--file', 'broken.json'])).stderr).not.toContain('--format csv');
+    expect((await runInProcess(['create', 'single', '--file', 'broken.json'], { home })).stderr).not.toContain(
+      '--format csv',
+    );
     expect((await received(sandbox)).count).toBe(0);
   });
 
@@ -175,12 +182,15 @@ describe('inputs', () => {
     const input = records(3)
       .map((value) => JSON.stringify(value))
       .join('\n');
-    const refused = await runCreate(home, ['single', '--file', '-'], { input });
+    const refused = await runInProcess(['create', 'single', '--file', '-'], { home, input });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--journal PATH is required to create invoices from stdin');
     expect((await received(sandbox)).count).toBe(0);
 
-    const created = await runCreate(home, ['single', '--file', '-', '--journal', 'stdin.journal.ndjson'], { input });
+    const created = await runInProcess(['create', 'single', '--file', '-', '--journal', 'stdin.journal.ndjson'], {
+      home,
+      input,
+    });
     expect(created.code, created.stderr).toBe(0);
     expect((await received(sandbox)).count).toBe(3);
     expect(journalEntries(join(home, 'stdin.journal.ndjson')).filter((entry) => entry.type === 'created')).toHaveLength(
@@ -191,10 +201,10 @@ describe('inputs', () => {
   it('keeps a single JSON object in the one-invoice flow, and refuses bulk flags with it', async () => {
     freshHome();
     writeFileSync(join(home, 'one.json'), JSON.stringify(record(1)));
-    const created = await runCreate(home, ['single', '--file', 'one.json']);
+    const created = await runInProcess(['create', 'single', '--file', 'one.json'], { home });
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/Created single invoice \d+/);
-    const refused = await runCreate(home, ['single', '--file', 'one.json', '--concurrency', '4']);
+    const refused = await runInProcess(['create', 'single', '--file', 'one.json', '--concurrency', '4'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--concurrency applies only to a --file of many invoices');
     expect((await received(sandbox)).count).toBe(1);
@@ -205,7 +215,7 @@ describe('--dry-run and --json', () => {
   it('validates and reports like a run, sends nothing and writes no journal', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(4));
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--dry-run', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--dry-run', '--json'], { home });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.summary).toMatchObject({ dryRun: true, total: 4, valid: 4, created: 0 });
@@ -218,7 +228,9 @@ describe('--dry-run and --json', () => {
     freshHome();
     const values = records(4).map((value, index) => (index === 2 ? { ...value, customer: { name: 'X' } } : value));
     writeNdjson(home, 'batch.ndjson', values);
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--dry-run', '--skip-invalid']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--dry-run', '--skip-invalid'], {
+      home,
+    });
     expect(result.code, result.stderr).toBe(6);
     expect(result.stderr).toContain('Dry run: 1 of 4 records is invalid and would be skipped; nothing was sent.');
     expect(result.stderr).not.toContain('were not created');
@@ -228,7 +240,7 @@ describe('--dry-run and --json', () => {
   it('prints only the JSON document on stdout, with each record and its invoice number', async () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(3));
-    const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--json'], { home });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.summary).toMatchObject({ total: 3, created: 3, failed: 0, uncertain: 0 });
@@ -250,7 +262,7 @@ describe('--shard', () => {
     freshHome();
     writeNdjson(home, 'batch.ndjson', records(10));
     for (const shard of ['1/3', '2/3', '3/3']) {
-      const result = await runCreate(home, ['single', '--file', 'batch.ndjson', '--shard', shard]);
+      const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--shard', shard], { home });
       expect(result.code, result.stderr).toBe(0);
     }
     const notes = (await sandbox.api.invoices()).map((invoice) => (invoice.request as { note: string }).note);
@@ -285,9 +297,9 @@ describe('relative dates', () => {
     const relative = { sendingDate: 'today', releaseDate: 'now', expiryDate: '+30d' };
     writeNdjson(dir, 'batch.ndjson', [record(1, relative), record(2, relative)]);
 
-    const first = await runCreate(dir, ['single', '--file', 'batch.ndjson']);
+    const first = await runInProcess(['create', 'single', '--file', 'batch.ndjson'], { home: dir });
     expect(first.code).toBe(6);
-    const second = await runCreate(dir, ['single', '--file', 'batch.ndjson']);
+    const second = await runInProcess(['create', 'single', '--file', 'batch.ndjson'], { home: dir });
     expect(second.code, second.stderr).toBe(0);
 
     const bodies = server.requests.map((request) => JSON.parse(request.body) as Record<string, string>);
@@ -309,7 +321,9 @@ describe('a refused token', () => {
     const dir = tempHome();
     writeProfile(dir, localProfile(server.url, 'refused-token-0123456789'));
     writeNdjson(dir, 'batch.ndjson', records(50));
-    const result = await runCreate(dir, ['single', '--file', 'batch.ndjson', '--concurrency', '1', '--json']);
+    const result = await runInProcess(['create', 'single', '--file', 'batch.ndjson', '--concurrency', '1', '--json'], {
+      home: dir,
+    });
     expect(result.code).toBe(3);
     expect(server.requests).toHaveLength(1);
     const report = JSON.parse(result.stdout) as JsonReport;

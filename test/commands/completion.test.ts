@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { quote } from 'shell-quote';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
-import { runSafeMain } from '../helpers/safe-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
 
 // The bash script is run by bash itself: sourced, then `_einvoice` called as bash's completion calls it, with the
 // words of a command line in COMP_WORDS and the cursor's word in COMP_CWORD; what it puts in COMPREPLY is offered.
@@ -14,7 +14,7 @@ let folder: string;
 let script: string;
 
 beforeAll(async () => {
-  const result = await runSafeMain(['completion', 'bash']);
+  const result = await runInProcess(['completion', 'bash']);
   expect(result.code, result.stderr).toBe(0);
   folder = tempHome();
   script = join(folder, 'einvoice.bash');
@@ -99,7 +99,7 @@ describe('bash completion', () => {
 
 describe('zsh and fish completion', () => {
   it('zsh gets the bash script behind bashcompinit, as a file for $fpath or to source', async () => {
-    const result = await runSafeMain(['completion', 'zsh']);
+    const result = await runInProcess(['completion', 'zsh']);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split('\n');
     // compinit reads the first line of each file in $fpath to know what it completes.
@@ -113,7 +113,7 @@ describe('zsh and fish completion', () => {
   });
 
   it('fish gets complete lines for commands, flags and values, without hidden flags', async () => {
-    const result = await runSafeMain(['completion', 'fish']);
+    const result = await runInProcess(['completion', 'fish']);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split('\n').slice(1);
     expect(lines.every((line) => line.startsWith('complete -c einvoice '))).toBe(true);
@@ -128,7 +128,7 @@ describe('zsh and fish completion', () => {
   });
 
   it('refuses another shell, naming the ones there are', async () => {
-    const result = await runSafeMain(['completion', 'powershell']);
+    const result = await runInProcess(['completion', 'powershell']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Choose one of bash, zsh, fish.');
   });

@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { startTestServer, unusedPort, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 let sandbox: TestSandbox;
 const servers: TestServer[] = [];
@@ -26,7 +29,7 @@ function homeWith(config: object | string, options: { mode?: number; name?: stri
 }
 
 function run(home: string, args: string[], env: Record<string, string> = {}) {
-  return runSafeMain(args, { env: { HOME: home, ...env } });
+  return runInProcess(args, { env: { HOME: home, ...env } });
 }
 
 /** Runs `stats --json` and checks it reached the sandbox: the statistics it printed are the sandbox's. */
@@ -275,6 +278,20 @@ describe('the leak check every test relies on', () => {
   it('fails a run whose output shows a known token', async () => {
     // An environment named like a token is echoed back in "Unknown environment": the check must catch it.
     const leaked = newToken('leak');
-    await expect(runSafeMain(['--env', leaked, 'stats'])).rejects.toThrow(/shows a token/);
+    await expect(runInProcess(['--env', leaked, 'stats'])).rejects.toThrow(/shows a token/);
+  });
+});
+
+describe('config init without a terminal', () => {
+  it('exits 2 saying why, and writes nothing', async () => {
+    const home = tempHome();
+    const result = await runInProcess(['config', 'init'], { env: { HOME: home } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('einvoice config init asks questions, and there is no terminal to ask on.');
+    // The example profile file of this checkout, which the CLI names in its hints.
+    expect(result.stderr).toContain(
+      `copy ${fileURLToPath(new URL('../../.eintvoicerc.example', import.meta.url))} to .einvoicerc`,
+    );
+    expect(existsSync(join(home, '.einvoicerc'))).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // `einvoice create` from a JSON file, from stdin, with profile defaults and with flags on top: the body the
 // sandbox received must be exactly the merge of defaults < file < flags, normalised to the wire shapes.
@@ -64,7 +65,7 @@ function writeJson(name: string, value: unknown): string {
 describe('create from a file', () => {
   it('creates a single invoice from --file, normalising its dates and sample shapes', async () => {
     writeJson('single.json', singleFile);
-    const result = await runCreate(home, ['single', '--file', 'single.json']);
+    const result = await runInProcess(['create', 'single', '--file', 'single.json'], { home });
     const { last } = await received(sandbox);
 
     expect(result.code).toBe(0);
@@ -73,7 +74,10 @@ describe('create from a file', () => {
   });
 
   it('reads the invoice from stdin with --file -', async () => {
-    const result = await runCreate(home, ['recurring', '--file', '-'], { input: JSON.stringify(recurringFile) });
+    const result = await runInProcess(['create', 'recurring', '--file', '-'], {
+      home,
+      input: JSON.stringify(recurringFile),
+    });
     const { last } = await received(sandbox);
 
     expect(result.code).toBe(0);
@@ -83,11 +87,15 @@ describe('create from a file', () => {
 
   it('lets flags override the file: the customer field by field, the items replaced', async () => {
     writeJson('base.json', singleFile);
-    const result = await runCreate(home, [
-      ...['single', '--file', 'base.json', '--customer-mobile', '+201119998887'],
-      ...['--customer-email', 'mona@example.com', '--method', 'EMAIL', '--note', 'Overridden', '--taxes', '0'],
-      ...['--item', 'code=TEA,qty=2,price=5,en=Tea,ar=شاي'],
-    ]);
+    const result = await runInProcess(
+      [
+        'create',
+        ...['single', '--file', 'base.json', '--customer-mobile', '+201119998887'],
+        ...['--customer-email', 'mona@example.com', '--method', 'EMAIL', '--note', 'Overridden', '--taxes', '0'],
+        ...['--item', 'code=TEA,qty=2,price=5,en=Tea,ar=شاي'],
+      ],
+      { home },
+    );
 
     expect(result.code).toBe(0);
     expect((await received(sandbox)).last?.request).toStrictEqual({
@@ -106,13 +114,16 @@ describe('create from a file', () => {
 
   it('--save writes the final request, and --file of that file creates the same body', async () => {
     writeJson('draft.json', singleFile);
-    const saved = await runCreate(home, ['single', '--file', 'draft.json', '--note', 'Saved', '--save', 'saved.json']);
+    const saved = await runInProcess(
+      ['create', 'single', '--file', 'draft.json', '--note', 'Saved', '--save', 'saved.json'],
+      { home },
+    );
     const first = await received(sandbox);
     expect(saved.code).toBe(0);
     expect(saved.stderr).toContain('Saved the request to saved.json.');
     expect(JSON.parse(readFileSync(join(home, 'saved.json'), 'utf8'))).toStrictEqual(first.last?.request);
 
-    const again = await runCreate(home, ['single', '--file', 'saved.json']);
+    const again = await runInProcess(['create', 'single', '--file', 'saved.json'], { home });
     const second = await received(sandbox);
     expect(again.code).toBe(0);
     expect(second.count).toBe(first.count + 1);
@@ -124,7 +135,9 @@ describe('create from a file', () => {
   it('--save into a folder that does not exist is refused in words, nothing sent', async () => {
     writeJson('draft.json', singleFile);
     const before = await received(sandbox);
-    const result = await runCreate(home, ['single', '--file', 'draft.json', '--save', 'nodir/saved.json']);
+    const result = await runInProcess(['create', 'single', '--file', 'draft.json', '--save', 'nodir/saved.json'], {
+      home,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       '✖ Cannot write --save nodir/saved.json: its folder does not exist; nothing was sent.',
@@ -147,7 +160,9 @@ describe('profile defaults', () => {
   it('fills what neither the file nor the flags give, and yields to both', async () => {
     const withDefaults = homeFor(sandbox, { defaults });
     writeFileSync(join(withDefaults, 'invoice.json'), JSON.stringify({ ...singleFile, communicationMethod: 'SMS' }));
-    const result = await runCreate(withDefaults, ['single', '--file', 'invoice.json', '--lang', 'en-gb']);
+    const result = await runInProcess(['create', 'single', '--file', 'invoice.json', '--lang', 'en-gb'], {
+      home: withDefaults,
+    });
 
     expect(result.code).toBe(0);
     expect((await received(sandbox)).last?.request).toStrictEqual({
@@ -162,7 +177,10 @@ describe('profile defaults', () => {
   it('applies to recurring invoices without the single-only paymentType', async () => {
     const withDefaults = homeFor(sandbox, { defaults });
     const { communicationMethod: _method, ...file } = recurringFile;
-    const result = await runCreate(withDefaults, ['recurring', '--file', '-'], { input: JSON.stringify(file) });
+    const result = await runInProcess(['create', 'recurring', '--file', '-'], {
+      home: withDefaults,
+      input: JSON.stringify(file),
+    });
 
     expect(result.code).toBe(0);
     const { communicationMethod: _sent, ...body } = recurringFileBody;
@@ -186,7 +204,7 @@ describe('files that are refused before anything is sent', () => {
   ])('exits 2 for %s', async (_what, name, content, message) => {
     if (content !== undefined) writeJson(name, content);
     const before = await received(sandbox);
-    const result = await runCreate(home, ['single', '--file', name]);
+    const result = await runInProcess(['create', 'single', '--file', name], { home });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
@@ -202,7 +220,7 @@ describe('files that are refused before anything is sent', () => {
       items: [{ itemCode: 'A', purchasedQuantity: 1, price: 150, nameEn: 'a', nameAr: 'أ', discount: { value: 1 } }],
     });
     const before = await received(sandbox);
-    const result = await runCreate(home, ['recurring', '--file', 'odd.json']);
+    const result = await runInProcess(['create', 'recurring', '--file', 'odd.json'], { home });
 
     expect(result.code).toBe(2);
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));

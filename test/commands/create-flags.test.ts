@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // `einvoice create single|recurring` from flags alone, without a terminal, against a served sandbox: the body the
 // sandbox received must be exactly the request the flags describe.
@@ -88,7 +89,7 @@ function without(args: string[], flag: string): string[] {
 describe('create from flags', () => {
   it('creates a single invoice with every field given as a flag', async () => {
     const before = await received(sandbox);
-    const result = await runCreate(home, singleArgs);
+    const result = await runInProcess(['create', ...singleArgs], { home });
     const after = await received(sandbox);
 
     expect(result.code).toBe(0);
@@ -100,7 +101,7 @@ describe('create from flags', () => {
   });
 
   it('creates a recurring invoice with every field given as a flag', async () => {
-    const result = await runCreate(home, recurringArgs);
+    const result = await runInProcess(['create', ...recurringArgs], { home });
     const { last } = await received(sandbox);
 
     expect(result.code).toBe(0);
@@ -112,13 +113,13 @@ describe('create from flags', () => {
   it('resolves relative dates once, against the same moment', async () => {
     const utcToday = () => new Date().toISOString().slice(0, 10);
     const dayBefore = utcToday();
-    const result = await runCreate(
-      home,
+    const result = await runInProcess(
       [
+        'create',
         ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--amount', '10'],
         ...['--note', 'Relative', '--sending-date', 'today', '--release-date', 'today', '--expiry-date', '+2w'],
       ],
-      { env: { TZ: 'UTC' } },
+      { home, env: { TZ: 'UTC' } },
     );
     const dayAfter = utcToday();
     const request = (await received(sandbox)).last?.request as {
@@ -139,7 +140,7 @@ describe('create from flags', () => {
     // Past 2^53, so a number parsed as a double would come back changed.
     const bigSandbox = await startTestSandbox({ firstInvoiceNumber: '90071992547409931' });
     try {
-      const result = await runCreate(homeFor(bigSandbox), [...recurringArgs, '--json']);
+      const result = await runInProcess(['create', ...recurringArgs, '--json'], { home: homeFor(bigSandbox) });
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toStrictEqual({ invoiceNumber: '90071992547409931' });
       expect((await received(bigSandbox)).last?.request).toStrictEqual(recurringBody);
@@ -150,7 +151,7 @@ describe('create from flags', () => {
 
   it('--verbose logs the request and the answer on stderr', async () => {
     const args = [...without(recurringArgs, '--business-reference'), '--business-reference', 'PLAN-LOGGED'];
-    const result = await runCreate(home, [...args, '--verbose']);
+    const result = await runInProcess(['create', ...args, '--verbose'], { home });
     const { last } = await received(sandbox);
     expect(result.code).toBe(0);
     const url = `${sandbox.url}/invoice-api/invoices/recurring`;
@@ -168,7 +169,7 @@ describe('create from flags', () => {
 
   it('--dry-run prints the exact JSON body and sends nothing', async () => {
     const before = await received(sandbox);
-    const result = await runCreate(home, [...singleArgs, '--dry-run']);
+    const result = await runInProcess(['create', ...singleArgs, '--dry-run'], { home });
 
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${JSON.stringify(singleBody, null, 2)}\n`);
@@ -180,13 +181,13 @@ describe('create from flags', () => {
       ...without(without(without(singleArgs, '--expiry-date'), '--sending-date'), '--release-date'),
       ...['--sending-date', '2020-01-10', '--release-date', '2020-01-10', '--expiry-date', expiry, '--dry-run'],
     ];
-    const past = await runCreate(home, dates('2020-01-31'));
+    const past = await runInProcess(['create', ...dates('2020-01-31')], { home });
     expect(past.code).toBe(2);
     expect(past.stderr).toContain('expiryDate (--expiry-date): 2020-01-31T23:59:59.999Z has already passed');
     expect(past.stderr).not.toContain('is not after');
     expect(past.stdout).toBe('');
 
-    const backwards = await runCreate(home, dates('2020-01-05'));
+    const backwards = await runInProcess(['create', ...dates('2020-01-05')], { home });
     expect(backwards.code).toBe(2);
     expect(backwards.stderr).toContain(
       'expiryDate (--expiry-date): 2020-01-05T23:59:59.999Z is not after releaseDate 2020-01-10T00:00:00.000Z or sendingDate 2020-01-10',
@@ -194,7 +195,7 @@ describe('create from flags', () => {
   });
 
   it('--print-command prints a command line that gives the same body', async () => {
-    const printed = await runCreate(home, [...recurringArgs, '--dry-run', '--print-command']);
+    const printed = await runInProcess(['create', ...recurringArgs, '--dry-run', '--print-command'], { home });
     const commandLine = printed.stderr.split('\n').find((line) => line.startsWith('einvoice create recurring '));
     expect(commandLine).toBeDefined();
 
@@ -202,7 +203,7 @@ describe('create from flags', () => {
     const words = execFileSync('sh', ['-c', `printf '%s\\0' ${commandLine}`], { encoding: 'utf8' })
       .split('\0')
       .slice(3, -1);
-    const again = await runCreate(home, ['recurring', ...words, '--dry-run']);
+    const again = await runInProcess(['create', 'recurring', ...words, '--dry-run'], { home });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toStrictEqual(recurringBody);
     expect(again.stdout).toBe(printed.stdout);
@@ -215,19 +216,21 @@ describe('create from flags: what is refused before anything is sent', () => {
       ...['single', '--customer-name', 'Amr', '--customer-mobile', '+201012345678', '--item', item],
       ...['--sending-date', '2030-03-01', '--release-date', '2030-03-01', '--expiry-date', '2030-03-31', '--note', 'x'],
     ];
-    const negative = await runCreate(home, flags('code=SKU1,qty=2,price=-150,en=Shirt,ar=قميص'));
+    const negative = await runInProcess(['create', ...flags('code=SKU1,qty=2,price=-150,en=Shirt,ar=قميص')], { home });
     expect(negative.code).toBe(2);
     expect(negative.stderr).toContain('  items[0].price (--item): must be 0 or more\n');
     expect(negative.stderr).not.toContain('--amount');
     // Valid items whose total is nothing: the total is what is wrong, and --amount was never given.
-    const nothing = await runCreate(home, flags('code=SKU1,qty=1,price=10,en=Shirt,ar=قميص,discount=10'));
+    const nothing = await runInProcess(['create', ...flags('code=SKU1,qty=1,price=10,en=Shirt,ar=قميص,discount=10')], {
+      home,
+    });
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain("  amount (the items' total): must be greater than 0\n");
   });
 
   it('exits 2 listing every missing field when there is no terminal', async () => {
     const before = await received(sandbox);
-    const result = await runCreate(home, ['single']);
+    const result = await runInProcess(['create', 'single'], { home });
 
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -245,21 +248,25 @@ describe('create from flags: what is refused before anything is sent', () => {
   });
 
   it('in CI the hint does not promise prompts that will not come; elsewhere it says when they would', async () => {
-    const inCi = await runCreate(home, ['single']);
+    const inCi = await runInProcess(['create', 'single'], { home });
     expect(inCi.stderr).toContain('CI is set, so nothing is asked at a prompt.');
     expect(inCi.stderr).not.toContain('you are asked for them');
-    const outsideCi = await runCreate(home, ['single'], { env: { CI: undefined } });
+    const outsideCi = await runInProcess(['create', 'single'], { home, env: { CI: undefined } });
     expect(outsideCi.stderr).toContain('in a terminal without --no-input you are asked for them.');
   });
 
   it('exits 2 listing every invalid field and flag problem at once', async () => {
     const before = await received(sandbox);
-    const result = await runCreate(home, [
-      ...['recurring', '--customer-name', 'Mona', '--method', 'BOTH', '--payment-type', 'PUSH_TO_CUSTOMER'],
-      ...['--sending-date', '2025-02-29', '--expiry-date', 'soon', '--release-date', '2030-04-01'],
-      ...['--cycle-type', 'DAY', '--cycle-value', '0', '--discount-value', '5', '--note', 'x'],
-      ...['--item', 'code=A,qty=1,price=abc,en=a,ar=أ,size=XL'],
-    ]);
+    const result = await runInProcess(
+      [
+        'create',
+        ...['recurring', '--customer-name', 'Mona', '--method', 'BOTH', '--payment-type', 'PUSH_TO_CUSTOMER'],
+        ...['--sending-date', '2025-02-29', '--expiry-date', 'soon', '--release-date', '2030-04-01'],
+        ...['--cycle-type', 'DAY', '--cycle-value', '0', '--discount-value', '5', '--note', 'x'],
+        ...['--item', 'code=A,qty=1,price=abc,en=a,ar=أ,size=XL'],
+      ],
+      { home },
+    );
 
     expect(result.code).toBe(2);
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
@@ -280,10 +287,14 @@ describe('create from flags: what is refused before anything is sent', () => {
 
   it('says once that an --item of values without keys cannot be read, keeping the issues of readable items', async () => {
     const before = await received(sandbox);
-    const result = await runCreate(home, [
-      ...['single', '--customer-name', 'Mona', '--customer-mobile', '+201012345678', '--note', 'x'],
-      ...['--item', 'SKU1,Shirt,قميص,2,10', '--item', 'code=B,qty=1,en=b,ar=ب,colour=red'],
-    ]);
+    const result = await runInProcess(
+      [
+        'create',
+        ...['single', '--customer-name', 'Mona', '--customer-mobile', '+201012345678', '--note', 'x'],
+        ...['--item', 'SKU1,Shirt,قميص,2,10', '--item', 'code=B,qty=1,en=b,ar=ب,colour=red'],
+      ],
+      { home },
+    );
     expect(result.code).toBe(2);
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  items'));
     expect(listed).toEqual([
@@ -298,19 +309,21 @@ describe('create from flags: what is refused before anything is sent', () => {
   it('does not ask for an amount that invalid items would total, and does without items', async () => {
     const base = ['single', '--customer-name', 'Mona', '--customer-mobile', '+201012345678', '--note', 'x'];
     const dates = ['--sending-date', 'today', '--expiry-date', '+30d', '--release-date', 'today'];
-    const badItem = await runCreate(home, [...base, ...dates, '--item', 'code=A,qty=2,price=abc,en=a,ar=أ']);
+    const badItem = await runInProcess(['create', ...base, ...dates, '--item', 'code=A,qty=2,price=abc,en=a,ar=أ'], {
+      home,
+    });
     expect(badItem.code).toBe(2);
     expect(badItem.stderr.split('\n').filter((line) => line.startsWith('  '))).toEqual([
       '  items[0].price (--item): must be a number',
     ]);
-    const noItems = await runCreate(home, [...base, ...dates]);
+    const noItems = await runInProcess(['create', ...base, ...dates], { home });
     expect(noItems.code).toBe(2);
     expect(noItems.stderr).toContain('  amount (--amount): is required\n');
   });
 
   it('names a single-only flag given to a recurring invoice, and sends nothing', async () => {
     const before = await received(sandbox);
-    const result = await runCreate(home, [...recurringArgs, '--payment-type', 'PUSH_TO_CUSTOMER']);
+    const result = await runInProcess(['create', ...recurringArgs, '--payment-type', 'PUSH_TO_CUSTOMER'], { home });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('  paymentType (--payment-type): applies only to single invoices\n');
@@ -322,7 +335,7 @@ describe('create from flags: what is refused before anything is sent', () => {
     const before = await received(sandbox);
 
     for (const args of [withAmount, [...withAmount, '--yes'], [...withAmount, '--yes', '--dry-run']]) {
-      const refused = await runCreate(home, args);
+      const refused = await runInProcess(['create', ...args], { home });
       expect(refused.code, args.join(' ')).toBe(2);
       expect(refused.stderr).toContain('nothing was sent.');
       expect(refused.stderr).toContain('  amount (--amount): is 25.00, the items add up to 20.30');
@@ -333,28 +346,28 @@ describe('create from flags: what is refused before anything is sent', () => {
     }
     expect((await received(sandbox)).count).toBe(before.count);
 
-    const kept = await runCreate(home, [...withAmount, '--keep-amount']);
+    const kept = await runInProcess(['create', ...withAmount, '--keep-amount'], { home });
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stderr).toContain("amount: 25.00 differs from the items' total 20.30; sent as given (--keep-amount).");
     const { businessReference: _reference, ...rest } = singleBody;
     expect((await received(sandbox)).last?.request).toStrictEqual({ ...rest, amount: 25 });
 
-    const fromItems = await runCreate(home, [...withAmount, '--amount-from-items']);
+    const fromItems = await runInProcess(['create', ...withAmount, '--amount-from-items'], { home });
     expect(fromItems.code, fromItems.stderr).toBe(0);
     expect(fromItems.stderr).toContain('sent as 20.30 (--amount-from-items)');
     expect((await received(sandbox)).last?.request).toStrictEqual({ ...rest, amount: 20.3 });
 
-    const both = await runCreate(home, [...withAmount, '--keep-amount', '--amount-from-items']);
+    const both = await runInProcess(['create', ...withAmount, '--keep-amount', '--amount-from-items'], { home });
     expect(both.code).toBe(2);
   });
 
   it('exits 4 showing the existing invoice when the service refuses a duplicate', async () => {
     const args = [...without(recurringArgs, '--business-reference'), '--business-reference', 'PLAN-DUP'];
-    const first = await runCreate(home, args);
+    const first = await runInProcess(['create', ...args], { home });
     expect(first.code).toBe(0);
     const { count, last } = await received(sandbox);
 
-    const duplicate = await runCreate(home, args);
+    const duplicate = await runInProcess(['create', ...args], { home });
     expect(duplicate.code).toBe(4);
     expect(duplicate.stdout).toBe('');
     expect(duplicate.stderr).toContain(`duplicate of invoice ${last?.invoiceNumber}`);

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // One rule, the same answer through flags, a JSON file and the records of a bulk file: money exact or refused, text
 // without control characters, enums in any case, dates in range, mobile numbers normalised. Refused input sends
@@ -33,16 +34,17 @@ const baseFlags = [
 
 /** The three ways in: flags, a JSON file of one invoice, and an NDJSON file of records; each given raw JSON text. */
 const ways = {
-  flags: (flag: string, value: string) => runCreate(home, [...baseFlags, '--amount', '10', flag, value]),
+  flags: (flag: string, value: string) =>
+    runInProcess(['create', ...baseFlags, '--amount', '10', flag, value], { home }),
   file: (json: string) => {
     const path = join(home, `invoice-${Math.random().toString(36).slice(2)}.json`);
     writeFileSync(path, json);
-    return runCreate(home, ['single', '--file', path]);
+    return runInProcess(['create', 'single', '--file', path], { home });
   },
   bulk: (json: string) => {
     const path = join(home, `records-${Math.random().toString(36).slice(2)}.ndjson`);
     writeFileSync(path, `${JSON.stringify(base)}\n${json}\n`);
-    return runCreate(home, ['single', '--file', path, '--yes']);
+    return runInProcess(['create', 'single', '--file', path, '--yes'], { home });
   },
 };
 
@@ -59,7 +61,7 @@ describe('money is exact or refused, the same way in', () => {
     ['12345678901234567.89', 'amount: 12345678901234567.89 cannot be sent exactly'],
   ])('amount %s is refused with exit 2 and nothing sent', async (amount, message) => {
     const before = (await received(sandbox)).count;
-    const flags = await runCreate(home, [...baseFlags, '--amount', amount]);
+    const flags = await runInProcess(['create', ...baseFlags, '--amount', amount], { home });
     const file = await ways.file(withRaw('amount', amount));
     const bulk = await ways.bulk(withRaw('amount', amount));
     for (const result of [flags, file, bulk]) {
@@ -86,7 +88,7 @@ describe('money is exact or refused, the same way in', () => {
   });
 
   it('an amount of 15 significant digits is sent exactly as typed', async () => {
-    const result = await runCreate(home, [...baseFlags, '--amount', '9999999999999.99']);
+    const result = await runInProcess(['create', ...baseFlags, '--amount', '9999999999999.99'], { home });
     expect(result.code, result.stderr).toBe(0);
     expect(((await received(sandbox)).last?.request as { amount: number }).amount).toBe(9_999_999_999_999.99);
   });
@@ -158,10 +160,14 @@ describe('text, enums, dates and mobile numbers, the same way in', () => {
   });
 
   it('an enum in any case and a grouped mobile number are sent as documented', async () => {
-    const result = await runCreate(home, [
-      ...baseFlags.map((arg) => (arg === '+201012345678' ? '+20 (101) 234-5678' : arg)),
-      ...['--amount', '10', '--method', 'sms', '--lang', 'AR-EG', '--payment-type', 'push_to_service_pay'],
-    ]);
+    const result = await runInProcess(
+      [
+        'create',
+        ...baseFlags.map((arg) => (arg === '+201012345678' ? '+20 (101) 234-5678' : arg)),
+        ...['--amount', '10', '--method', 'sms', '--lang', 'AR-EG', '--payment-type', 'push_to_service_pay'],
+      ],
+      { home },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect((await received(sandbox)).last?.request).toMatchObject({
       customer: { mobile: '+201012345678' },

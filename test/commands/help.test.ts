@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runMain } from '../helpers/main-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 // Every command's --help ends with real examples, and a mistyped command or flag is answered with the closest one.
 // The commands are found the way a person finds them: by reading `--help`, from the root down.
@@ -18,7 +18,7 @@ function listedCommands(help: string): string[] {
 async function helpOfEveryCommand(): Promise<Map<string, string>> {
   const helps = new Map<string, string>();
   const visit = async (path: string[]) => {
-    const result = await runMain([...path, '--help']);
+    const result = await runInProcess([...path, '--help']);
     expect(result.code, `einvoice ${path.join(' ')} --help: ${result.stderr}`).toBe(0);
     helps.set(path.join(' '), result.stdout);
     await Promise.all(listedCommands(result.stdout).map((name) => visit([...path, name])));
@@ -58,7 +58,7 @@ describe('--help', () => {
 
 describe('mistakes', () => {
   it('an unknown command exits 2 suggesting the closest one', async () => {
-    const result = await runMain(['statz']);
+    const result = await runInProcess(['statz']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("✖ Unknown command 'statz'.\nDid you mean stats?\n");
   });
@@ -68,7 +68,7 @@ describe('mistakes', () => {
       ['help', 'create', 'singel'],
       ['create', 'singel', '--help'],
     ]) {
-      const result = await runMain(args);
+      const result = await runInProcess(args);
       expect(result, args.join(' ')).toMatchObject({
         code: 2,
         stdout: '',
@@ -76,21 +76,21 @@ describe('mistakes', () => {
       });
     }
     // A command's own arguments before --help are not taken for subcommands.
-    const refund = await runMain(['refund', '1000001', '--help']);
+    const refund = await runInProcess(['refund', '1000001', '--help']);
     expect(refund.code).toBe(0);
     expect(refund.stdout).toMatch(/^Usage: einvoice refund /);
   });
 
   it('an unknown flag exits 2 suggesting the closest one', async () => {
-    const result = await runMain(['stats', '--jsn']);
+    const result = await runInProcess(['stats', '--jsn']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("✖ Unknown option '--jsn'.\nDid you mean --json?\n");
   });
 
   it('words the other errors of commander as the CLI words its own', async () => {
-    const missing = await runMain(['sandbox', 'pay']);
+    const missing = await runInProcess(['sandbox', 'pay']);
     expect(missing).toMatchObject({ code: 2, stdout: '', stderr: "✖ Missing required argument 'invoiceNumber'.\n" });
-    const invalid = await runMain(['stats', '--timeout', 'abc']);
+    const invalid = await runInProcess(['stats', '--timeout', 'abc']);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toBe(
       "✖ Option '--timeout <seconds>' argument 'abc' is invalid: must be a whole number of at least 1.\n",
@@ -98,22 +98,22 @@ describe('mistakes', () => {
   });
 
   it('a value outside the choices of an argument or a flag suggests the closest choice, when one is close', async () => {
-    const kind = await runMain(['template', 'singel']);
+    const kind = await runInProcess(['template', 'singel']);
     expect(kind).toMatchObject({ code: 2, stdout: '' });
     expect(kind.stderr).toBe(
       "✖ Command-argument value 'singel' is invalid for argument 'kind'. Allowed choices are single, recurring, refunds.\n" +
         'Did you mean single?\n',
     );
-    const format = await runMain(['template', 'single', '--format', 'jsn']);
+    const format = await runInProcess(['template', 'single', '--format', 'jsn']);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(/Allowed choices are csv, ndjson, json\.\nDid you mean json\?\n$/);
-    const far = await runMain(['template', 'invoice']);
+    const far = await runInProcess(['template', 'invoice']);
     expect(far.code).toBe(2);
     expect(far.stderr).not.toContain('Did you mean');
   });
 
   it('an unknown subcommand of a group suggests within the group', async () => {
-    const result = await runMain(['sandbox', 'outbx']);
+    const result = await runInProcess(['sandbox', 'outbx']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Did you mean outbox?');
   });

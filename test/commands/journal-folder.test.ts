@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { record, writeNdjson } from '../bulk/helpers.js';
-import { homeFor, received } from '../helpers/create-cli.js';
-import { tempHome } from '../helpers/cli.js';
 import { serversClosedAfterEach } from '../helpers/http-server.js';
-import { newToken, runSafeMain } from '../helpers/safe-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
+import { homeFor } from '../helpers/profile.js';
 
 // `--journal` in a folder that does not exist yet: an unattended run makes it (the user's alone, as the journal
 // holds every invoice's body) and goes on; a folder that cannot be made stops the run before anything is sent.
@@ -27,7 +28,9 @@ describe('a journal in a folder that does not exist', () => {
     writeNdjson(home, 'batch.ndjson', [record(1, { businessReference: 'J-1' }), record(2)]);
     const before = (await received(sandbox)).count;
 
-    const result = await runSafeMain([...bulk, '--journal', 'runs/2030/batch.journal.ndjson'], { env: { HOME: home } });
+    const result = await runInProcess([...bulk, '--journal', 'runs/2030/batch.journal.ndjson'], {
+      env: { HOME: home },
+    });
 
     expect(result.code, result.stderr).toBe(0);
     for (const folder of ['runs', 'runs/2030']) {
@@ -41,7 +44,7 @@ describe('a journal in a folder that does not exist', () => {
     const home = homeFor(sandbox);
     writeNdjson(home, 'batch.ndjson', [record(1)]);
 
-    const result = await runSafeMain([...bulk, '--dry-run', '--journal', 'dry/batch.journal.ndjson'], {
+    const result = await runInProcess([...bulk, '--dry-run', '--journal', 'dry/batch.journal.ndjson'], {
       env: { HOME: home },
     });
 
@@ -63,7 +66,7 @@ describe('a journal folder that cannot be made', () => {
     const env = { HOME: home, EINVOICE_BASE_URL: server.url, EINVOICE_TOKEN: newToken('journal-folder') };
 
     for (const github of [{}, { GITHUB_ACTIONS: 'true' }]) {
-      const result = await runSafeMain([...bulk, '--journal', journal], { env: { ...env, ...github } });
+      const result = await runInProcess([...bulk, '--journal', journal], { env: { ...env, ...github } });
 
       expect(result.code, result.stderr).toBe(9);
       expect(result.stderr).toContain(`✖ Cannot make the folder ${folder} for the journal ${journal}: `);
@@ -84,7 +87,7 @@ describe('a journal folder that cannot be made', () => {
       const home = homeFor(sandbox);
       mkdirSync(join(home, 'shared'), { mode: 0o755 });
       writeNdjson(home, 'batch.ndjson', [record(1)]);
-      const result = await runSafeMain([...bulk, '--journal', 'shared/batch.journal.ndjson'], { env: { HOME: home } });
+      const result = await runInProcess([...bulk, '--journal', 'shared/batch.journal.ndjson'], { env: { HOME: home } });
       expect(result.code, result.stderr).toBe(0);
       expect(statSync(join(home, 'shared')).mode & 0o777).toBe(0o755);
     } finally {

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, runCreate } from '../helpers/create-cli.js';
-import { tempHome } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, unusedPort } from '../helpers/http-server.js';
-import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeMain } from '../helpers/safe-cli.js';
+import { homeFor, localProfile, writeProfile } from '../helpers/profile.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 // One create or refund says which of three things happened: created, not sent, or "may have been sent" (exit 8,
 // outcome unknown), with what is safe to do next. Each case is a real exchange with the sandbox or a small server.
@@ -34,7 +34,7 @@ describe('a create whose answer is lost after the service committed it (drop-aft
   afterEach(() => sandbox.api.reset(false));
 
   it('exits 8 and says the invoice may already exist; without a businessReference a rerun may make a second', async () => {
-    const result = await runCreate(homeFor(sandbox), ['single', ...invoiceFlags]);
+    const result = await runInProcess(['create', 'single', ...invoiceFlags], { home: homeFor(sandbox) });
     expect(result.code, result.stderr).toBe(8);
     expect(result.stderr).toContain('Outcome unknown: the request was sent, and the single invoice may already exist.');
     expect(result.stderr).toContain('the connection was dropped');
@@ -45,13 +45,10 @@ describe('a create whose answer is lost after the service committed it (drop-aft
   });
 
   it('says a rerun is safe with a businessReference, and --json carries "outcome":"unknown"', async () => {
-    const result = await runCreate(homeFor(sandbox), [
-      'single',
-      ...invoiceFlags,
-      '--business-reference',
-      'INV-77',
-      '--json',
-    ]);
+    const result = await runInProcess(
+      ['create', 'single', ...invoiceFlags, '--business-reference', 'INV-77', '--json'],
+      { home: homeFor(sandbox) },
+    );
     expect(result.code, result.stderr).toBe(8);
     expect(JSON.parse(result.stdout)).toEqual({ outcome: 'unknown', kind: 'single', businessReference: 'INV-77' });
     expect(result.stderr).toContain('Running the same command again is safe');
@@ -71,7 +68,7 @@ describe('a refund whose answer is lost after the service made it', () => {
   it('exits 8 and says the refund may already exist', async () => {
     const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 80 });
     await setFaults(sandbox.url, { faults: { 'drop-after-commit': 1 } });
-    const result = await runSafeMain(
+    const result = await runInProcess(
       ['refund', invoiceNumber, '--amount', '80', '--reason', 'Late', '--order-ref', orderReferenceNumber, '--yes'],
       { env: { HOME: homeFor(sandbox) } },
     );
@@ -100,7 +97,7 @@ describe('other answers a create cannot trust', () => {
       response.writeHead(201, { 'content-type': 'application/json' });
       response.end('{"status":"ok"}');
     });
-    const result = await runCreate(homeAt(server.url), ['single', ...invoiceFlags]);
+    const result = await runInProcess(['create', 'single', ...invoiceFlags], { home: homeAt(server.url) });
     expect(result.code, result.stderr).toBe(8);
     expect(result.stderr).toContain('may already exist');
     expect(result.stderr).toContain('not an invoice number');
@@ -109,7 +106,7 @@ describe('other answers a create cannot trust', () => {
 
   it('no answer within --timeout after the body was written: outcome unknown, one attempt of 1 s', async () => {
     const server = await serve(() => undefined);
-    const timed = await runSafeMain(['--timeout', '1', 'create', 'single', ...invoiceFlags], {
+    const timed = await runInProcess(['--timeout', '1', 'create', 'single', ...invoiceFlags], {
       env: { HOME: homeAt(server.url) },
     });
     expect(timed.code, timed.stderr).toBe(8);
@@ -120,20 +117,24 @@ describe('other answers a create cannot trust', () => {
 
   it('connection refused: not sent, exit 5, never "may"', async () => {
     const home = homeAt(`http://127.0.0.1:${await unusedPort()}`);
-    const result = await runCreate(home, ['single', ...invoiceFlags]);
+    const result = await runInProcess(['create', 'single', ...invoiceFlags], { home });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toContain('connection refused. Nothing was sent.');
     expect(result.stderr).not.toContain('may');
   });
 
   it('host not found, and a TLS handshake that fails: not sent, exit 5', async () => {
-    const unknownHost = await runCreate(homeAt('https://einvoice-test.invalid'), ['single', ...invoiceFlags]);
+    const unknownHost = await runInProcess(['create', 'single', ...invoiceFlags], {
+      home: homeAt('https://einvoice-test.invalid'),
+    });
     expect(unknownHost.code, unknownHost.stderr).toBe(5);
     expect(unknownHost.stderr).toMatch(/: (host not found|host name lookup failed)\. Nothing was sent\./);
 
     // https:// to a server that speaks plain HTTP: the handshake fails before anything is written.
     const plain = await serve();
-    const tls = await runCreate(homeAt(plain.url.replace('http:', 'https:')), ['single', ...invoiceFlags]);
+    const tls = await runInProcess(['create', 'single', ...invoiceFlags], {
+      home: homeAt(plain.url.replace('http:', 'https:')),
+    });
     expect(tls.code, tls.stderr).toBe(5);
     expect(tls.stderr).toContain('TLS failed (EPROTO): the server did not complete a TLS handshake. Nothing was sent.');
     expect(plain.requests).toHaveLength(0);
@@ -141,7 +142,7 @@ describe('other answers a create cannot trust', () => {
 
   it('a 429 said the request was not taken: exit 5, not uncertain, and says so', async () => {
     const server = await serve((_request, response) => sendJson(response, 429, { message: 'slow down' }));
-    const result = await runCreate(homeAt(server.url), ['single', ...invoiceFlags, '--json']);
+    const result = await runInProcess(['create', 'single', ...invoiceFlags, '--json'], { home: homeAt(server.url) });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stdout).toBe('');
     expect(result.stderr).not.toContain('may already exist');
@@ -155,14 +156,14 @@ describe('other answers a create cannot trust', () => {
     const later = await serve((_request, response) =>
       sendJson(response, 503, { message: 'Down for maintenance.' }, { 'retry-after': '3600' }),
     );
-    const turnedAway = await runCreate(homeAt(later.url), ['single', ...invoiceFlags]);
+    const turnedAway = await runInProcess(['create', 'single', ...invoiceFlags], { home: homeAt(later.url) });
     expect(turnedAway.code, turnedAway.stderr).toBe(5);
     expect(turnedAway.stderr).toContain('(HTTP 503: Down for maintenance)');
     expect(turnedAway.stderr).not.toContain('.).');
     expect(turnedAway.stderr).toContain('The service turned the request away: nothing was created or changed.');
 
     const failing = await serve((_request, response) => sendJson(response, 503, { message: 'Down.' }));
-    const unknown = await runCreate(homeAt(failing.url), ['single', ...invoiceFlags]);
+    const unknown = await runInProcess(['create', 'single', ...invoiceFlags], { home: homeAt(failing.url) });
     expect(unknown.code, unknown.stderr).toBe(8);
     expect(unknown.stderr).toContain('may already exist');
     expect(unknown.stderr).not.toContain('turned the request away');
@@ -172,7 +173,7 @@ describe('other answers a create cannot trust', () => {
 describe('a token that cannot be put in a header', () => {
   it('from EINVOICE_TOKEN: exit 3 naming the variable, before any request', async () => {
     const server = await serve();
-    const result = await runSafeMain(['create', 'single', ...invoiceFlags], {
+    const result = await runInProcess(['create', 'single', ...invoiceFlags], {
       env: { HOME: tempHome(), EINVOICE_BASE_URL: server.url, EINVOICE_TOKEN: 'first-line\nsecond-line' },
     });
     expect(result.code, result.stderr).toBe(3);
@@ -185,7 +186,7 @@ describe('a token that cannot be put in a header', () => {
     const server = await serve();
     const home = tempHome();
     const file = writeProfile(home, localProfile(server.url, 'two words-0123456789'));
-    const result = await runSafeMain(['stats'], { env: { HOME: home } });
+    const result = await runInProcess(['stats'], { env: { HOME: home } });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain(`(from environments.local.token in ${file}) contains a space`);
     expect(server.requests).toHaveLength(0);
@@ -198,7 +199,7 @@ describe('a token that cannot be put in a header', () => {
       defaultEnv: 'local',
       environments: { local: { baseUrl: server.url, tokenCommand: 'echo line-one-token; echo line-two-token' } },
     });
-    const result = await runSafeMain(
+    const result = await runInProcess(
       ['refund', '1000001', '--amount', '5', '--reason', 'x', '--order-ref', '1', '--yes'],
       {
         env: { HOME: home },
@@ -219,7 +220,7 @@ describe('time limits say what they are', () => {
       defaultEnv: 'local',
       environments: { local: { baseUrl: server.url, tokenCommand: 'sleep 20; echo late-token-0123456789' } },
     });
-    const result = await runSafeMain(['--timeout', '1', 'stats'], { env: { HOME: home } });
+    const result = await runInProcess(['--timeout', '1', 'stats'], { env: { HOME: home } });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain('The tokenCommand of the local environment timed out after 1 second.');
     expect(server.requests).toHaveLength(0);
@@ -227,7 +228,7 @@ describe('time limits say what they are', () => {
 
   it('a stats that retried says how many attempts it made, each within --timeout', async () => {
     const server = await serve(() => undefined);
-    const result = await runSafeMain(['--timeout', '1', 'stats'], { env: { HOME: homeAt(server.url) } });
+    const result = await runInProcess(['--timeout', '1', 'stats'], { env: { HOME: homeAt(server.url) } });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toContain('did not answer in time (3 attempts, each allowed 1 s)');
     expect(server.requests).toHaveLength(3);
@@ -237,7 +238,7 @@ describe('time limits say what they are', () => {
     const server = await serve((_request, response) =>
       sendJson(response, 503, { message: 'maintenance' }, { 'retry-after': '3600' }),
     );
-    const result = await runSafeMain(['stats'], { env: { HOME: homeAt(server.url) } });
+    const result = await runInProcess(['stats'], { env: { HOME: homeAt(server.url) } });
     expect(result.code, result.stderr).toBe(5);
     expect(result.stderr).toContain(
       'it asks to retry after 3600 s, more than the 60 s einvoice waits (--max-retry-after)',
@@ -248,7 +249,7 @@ describe('time limits say what they are', () => {
 
 describe('--help', () => {
   it('lists exit 8 (outcome unknown) and 143 (SIGTERM) with the others', async () => {
-    const help = await runSafeMain(['--help']);
+    const help = await runInProcess(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('  8    outcome unknown: a create or refund may have reached the service');
     expect(help.stdout).toContain('  143  terminated (SIGTERM), handled as one Ctrl-C');
@@ -269,7 +270,7 @@ describe('a refund answered with a success status', () => {
       ['application/json', '{"status":"REFUNDED"}'],
     ] as const) {
       const server = await answering(contentType, body);
-      const result = await runSafeMain(refundArgs, { env: { HOME: homeAt(server.url) } });
+      const result = await runInProcess(refundArgs, { env: { HOME: homeAt(server.url) } });
       expect(result.code, `${body}: ${result.stderr}`).toBe(0);
       expect(result.stdout).toContain('Refunded 5.00 of invoice 1000007');
     }
@@ -283,7 +284,7 @@ describe('a refund answered with a success status', () => {
       ['application/json', ''],
     ] as const) {
       const server = await answering(contentType, body);
-      const result = await runSafeMain(refundArgs, { env: { HOME: homeAt(server.url) } });
+      const result = await runInProcess(refundArgs, { env: { HOME: homeAt(server.url) } });
       expect(result.code, `${body}: ${result.stderr}`).toBe(8);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('the refund of invoice 1000007 may already exist');

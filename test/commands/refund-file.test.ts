@@ -3,11 +3,10 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor } from '../helpers/create-cli.js';
-import { runSafeMain } from '../helpers/safe-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { localProfile, writeProfile } from '../helpers/profile.js';
-import { tempHome } from '../helpers/cli.js';
+import { homeFor, localProfile, writeProfile } from '../helpers/profile.js';
+import { tempHome } from '../helpers/home.js';
 
 // `einvoice refund --file`: refunds from a sheet or NDJSON on the bulk engine. Every record is checked first, the
 // count and total are told and can be pinned, and a refund whose request may have left is never sent again by a
@@ -23,7 +22,7 @@ afterEach(() => sandbox.api.reset(false));
 
 /** Runs `einvoice refund ...args` in this process in `home`, failing the test if a token is printed. */
 function runRefund(home: string, args: string[]) {
-  return runSafeMain(['refund', ...args], { env: { HOME: home } });
+  return runInProcess(['refund', ...args], { home });
 }
 
 /** `count` paid invoices of the sandbox `api`, as a sheet of their refunds (each of `amount`). */
@@ -130,7 +129,7 @@ describe('refunds from a file', () => {
   });
 
   it('prints a template with the refund fields', async () => {
-    const result = await runSafeMain(['template', 'refunds'], { env: { HOME: tempHome() } });
+    const result = await runInProcess(['template', 'refunds'], { home: tempHome() });
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('invoiceNumber,amount,reason,orderReferenceNumber');
   });

@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { sendJson, startTestServer, type TestHandler, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeMain, type SafeCliOptions } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { type InProcessOptions, runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 const stubToken = newToken('refund-stub');
 const servers: TestServer[] = [];
@@ -30,8 +31,8 @@ function homeFor(baseUrl: string, token = stubToken): string {
   return home;
 }
 
-function refund(home: string, args: string[], options: SafeCliOptions = {}) {
-  return runSafeMain(['refund', ...args], { ...options, env: { HOME: home, ...options.env } });
+function refund(home: string, args: string[], options: InProcessOptions = {}) {
+  return runInProcess(['refund', ...args], { ...options, env: { HOME: home, ...options.env } });
 }
 
 describe('refund against a served sandbox', () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 type Group = { totalCount: number; totalAmount: number };
 type Statistics = Record<
@@ -12,7 +13,7 @@ type Statistics = Record<
 >;
 
 function run(home: string, args: string[], env: Record<string, string> = {}) {
-  return runSafeMain(args, { env: { HOME: home, ...env } });
+  return runInProcess(args, { env: { HOME: home, ...env } });
 }
 
 /** `stats --json` of the sandbox used from `home`. */

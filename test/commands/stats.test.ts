@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import {
   sampleStatistics,
   sendJson,
@@ -12,8 +11,13 @@ import {
   type TestServer,
 } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { ansiEscape, newToken, runSafeMain } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
+
+/** The output with ANSI escape sequences, which colour writes. */
+const ansiEscape = new RegExp(`${String.fromCharCode(27)}\\[`);
 
 const stubToken = newToken('stats-stub');
 const servers: TestServer[] = [];
@@ -36,7 +40,7 @@ function homeFor(baseUrl: string, token = stubToken): string {
 }
 
 function stats(home: string, args: string[] = [], env: Record<string, string> = {}) {
-  return runSafeMain(['stats', ...args], { env: { HOME: home, ...env } });
+  return runInProcess(['stats', ...args], { env: { HOME: home, ...env } });
 }
 
 /** The table row of one group, e.g. `row(stdout, 'Paid')`. */
@@ -113,7 +117,7 @@ describe('stats with EINVOICE_BASE_URL and no profile file', () => {
   it('the notice names the address used, not the built-in sandbox', async () => {
     const sandbox = await startTestSandbox();
     try {
-      const result = await runSafeMain(['stats'], {
+      const result = await runInProcess(['stats'], {
         env: { EINVOICE_BASE_URL: sandbox.url, EINVOICE_TOKEN: sandbox.token },
       });
       expect(result.code, result.stderr).toBe(0);
@@ -129,7 +133,7 @@ describe('stats with EINVOICE_BASE_URL and no profile file', () => {
 
 describe('stats against the embedded sandbox', () => {
   it('shows the demo invoices with no profile file at all, saying so on stderr', async () => {
-    const result = await runSafeMain(['stats']);
+    const result = await runInProcess(['stats']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('Using the built-in sandbox environment (no profile file found)');
     for (const label of ['All', 'Paid', 'Unpaid', 'Expired', 'Refunded', 'Canceled']) {
@@ -139,7 +143,7 @@ describe('stats against the embedded sandbox', () => {
   });
 
   it('keeps stdout pure JSON with --json while the notice goes to stderr', async () => {
-    const result = await runSafeMain(['stats', '--json']);
+    const result = await runInProcess(['stats', '--json']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('built-in sandbox');
     const printed = JSON.parse(result.stdout) as Record<string, { totalCount: number }>;

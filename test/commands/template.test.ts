@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveColumn } from '../../src/bulk/csv-columns.js';
 import { templateColumns } from '../../src/commands/template/run.js';
-import { runMain } from '../helpers/main-cli.js';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // `einvoice template`: what it prints is a valid start in each format --file reads, read back as it stands.
 
@@ -23,7 +23,7 @@ describe('einvoice template', () => {
     for (const format of ['csv', 'ndjson', 'json'] as const) {
       it(`prints a ${kind} ${format} template that create reads back as valid`, async () => {
         const home = homeFor(sandbox);
-        const printed = await runMain(['template', kind, '--format', format], { env: { HOME: home } });
+        const printed = await runInProcess(['template', kind, '--format', format], { env: { HOME: home } });
         expect(printed.code, printed.stderr).toBe(0);
         expect(printed.stderr).toBe('');
         const lines = printed.stdout.trimEnd().split('\n');
@@ -35,7 +35,7 @@ describe('einvoice template', () => {
         const file = `template.${extension[format]}`;
         writeFileSync(join(home, file), printed.stdout);
 
-        const checked = await runCreate(home, [kind, '--file', file, '--dry-run', '--json']);
+        const checked = await runInProcess(['create', kind, '--file', file, '--dry-run', '--json'], { home });
         expect(checked.code, checked.stderr).toBe(0);
         if (format === 'csv') {
           const report = JSON.parse(checked.stdout) as { records: Array<{ row: number; status: string }> };
@@ -53,24 +53,24 @@ describe('einvoice template', () => {
   });
 
   it('prints the JSON template for --json, and refuses --json with another --format', async () => {
-    const json = await runMain(['template', 'recurring', '--format', 'json']);
-    const asked = await runMain(['template', 'recurring', '--json']);
+    const json = await runInProcess(['template', 'recurring', '--format', 'json']);
+    const asked = await runInProcess(['template', 'recurring', '--json']);
     expect(asked.code, asked.stderr).toBe(0);
     expect(asked.stdout).toBe(json.stdout);
     expect(JSON.parse(asked.stdout)).toMatchObject({ cycleType: 'MONTH' });
 
-    const both = await runMain(['template', 'single', '--json', '--format', 'csv']);
+    const both = await runInProcess(['template', 'single', '--json', '--format', 'csv']);
     expect(both.code).toBe(2);
     expect(both.stdout).toBe('');
     expect(both.stderr).toContain('--json asks for the JSON template and --format csv for another.');
-    expect((await runMain(['template', 'single', '--json', '--format', 'json'])).code).toBe(0);
+    expect((await runInProcess(['template', 'single', '--json', '--format', 'json'])).code).toBe(0);
   });
 
   it('refuses an unknown kind or format with exit 2', async () => {
-    const kind = await runMain(['template', 'weekly']);
+    const kind = await runInProcess(['template', 'weekly']);
     expect(kind.code).toBe(2);
     expect(kind.stderr).toContain("'weekly' is invalid");
-    const format = await runMain(['template', 'single', '--format', 'xlsx']);
+    const format = await runInProcess(['template', 'single', '--format', 'xlsx']);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain('Allowed choices are csv, ndjson, json');
   });

@@ -2,10 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { record, writeNdjson } from '../bulk/helpers.js';
-import { tempHome } from '../helpers/cli.js';
 import { sendJson, serversClosedAfterEach, type TestHandler } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken, runSafeMain } from '../helpers/safe-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 // A service that puts the bearer token into its error answers (a message that quotes the request, a proxy that
 // echoes the Authorization header): einvoice prints what the service said, with the token shown as ***, on every
@@ -33,9 +34,9 @@ async function homeAnswering(status: number) {
   return { server, home };
 }
 
-/** Runs einvoice in `home`; runSafeMain fails the test as well if the token is printed. */
+/** Runs einvoice in `home`; `runInProcess` fails the test as well if the token is printed. */
 async function run(home: string, args: string[], env: Record<string, string> = {}) {
-  const result = await runSafeMain(args, { env: { HOME: home, ...env } });
+  const result = await runInProcess(args, { env: { HOME: home, ...env } });
   expect(result.stdout).not.toContain(token);
   expect(result.stderr).not.toContain(token);
   return result;

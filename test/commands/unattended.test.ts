@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received, runCreate } from '../helpers/create-cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { record, writeNdjson } from '../bulk/helpers.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 /**
  * `einvoice create ...args` in GitHub Actions: the token is registered with `::add-mask::` (the one line that may
@@ -42,7 +42,7 @@ describe('an amount that differs from its items', () => {
     const home = homeFor(sandbox);
     writeNdjson(home, 'java.ndjson', [record(1, { businessReference: 'J-1', amount: 150, items })]);
 
-    const refused = await runCreate(home, ['single', '--file', 'java.ndjson', '--yes']);
+    const refused = await runInProcess(['create', 'single', '--file', 'java.ndjson', '--yes'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       'record 1 (line 1): amount: is 150.00, the items add up to 281.10: --keep-amount sends 150.00, --amount-from-items sends 281.10',
@@ -75,7 +75,9 @@ describe('an amount that differs from its items', () => {
   it('sends the items total with --amount-from-items, and says so', async () => {
     const home = homeFor(sandbox);
     writeNdjson(home, 'java.ndjson', [record(1, { businessReference: 'J-2', amount: 150, items })]);
-    const result = await runCreate(home, ['single', '--file', 'java.ndjson', '--yes', '--amount-from-items']);
+    const result = await runInProcess(['create', 'single', '--file', 'java.ndjson', '--yes', '--amount-from-items'], {
+      home,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect((await received(sandbox)).last?.request).toMatchObject({ amount: 281.1 });
     expect(result.stderr).toContain('sent as 281.10 (--amount-from-items)');
@@ -94,7 +96,7 @@ describe('one run tells the whole truth', () => {
       orderId: 'A-1',
     };
     writeFileSync(join(home, 'body.json'), JSON.stringify(body));
-    const result = await runCreate(home, ['single', '--file', 'body.json', '--dry-run']);
+    const result = await runInProcess(['create', 'single', '--file', 'body.json', '--dry-run'], { home });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('customer.mobile: 010123456 is not an Egyptian mobile: 9 digits');
@@ -113,20 +115,24 @@ describe('one run tells the whole truth', () => {
       expiryDate: '2023-03-01',
     };
     writeFileSync(join(home, 'old.json'), JSON.stringify(body));
-    const refused = await runCreate(home, ['single', '--file', 'old.json']);
+    const refused = await runInProcess(['create', 'single', '--file', 'old.json'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--sending-date today --release-date today --expiry-date +30d');
-    const followed = await runCreate(home, [
-      'single',
-      '--file',
-      'old.json',
-      '--sending-date',
-      'today',
-      '--release-date',
-      'today',
-      '--expiry-date',
-      '+30d',
-    ]);
+    const followed = await runInProcess(
+      [
+        'create',
+        'single',
+        '--file',
+        'old.json',
+        '--sending-date',
+        'today',
+        '--release-date',
+        'today',
+        '--expiry-date',
+        '+30d',
+      ],
+      { home },
+    );
     expect(followed.code, followed.stderr).toBe(0);
   });
 
@@ -142,7 +148,7 @@ describe('one run tells the whole truth', () => {
         '\n',
       ),
     );
-    const result = await runCreate(home, ['single', '--file', 'slashes.csv', '--dry-run']);
+    const result = await runInProcess(['create', 'single', '--file', 'slashes.csv', '--dry-run'], { home });
     expect(result.code).toBe(2);
     const listed = result.stderr.split('\n').filter((line) => line.startsWith('  '));
     expect(listed).toEqual([
@@ -160,7 +166,7 @@ describe('one run tells the whole truth', () => {
         expiryDate: '2022-02-01',
       }),
     ]);
-    const result = await runCreate(home, ['single', '--file', 'expired.ndjson', '--yes']);
+    const result = await runInProcess(['create', 'single', '--file', 'expired.ndjson', '--yes'], { home });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /held back for its dates alone: fix it first .*only as an exception, --allow-expired/,
@@ -186,14 +192,14 @@ describe('mobile numbers of the Egyptian plan', () => {
       record(9, { businessReference: 'M-9', customer: { name: 'Mona', mobile: '0111 234-5678' } }),
       record(10, { businessReference: 'M-10', customer: { name: 'Jean', mobile: '+33612345678' } }),
     ]);
-    const strict = await runCreate(home, ['single', '--file', 'mobiles.ndjson', '--yes', '--strict']);
+    const strict = await runInProcess(['create', 'single', '--file', 'mobiles.ndjson', '--yes', '--strict'], { home });
     expect(strict.code).toBe(2);
     expect((await received(sandbox)).count).toBe(0);
     expect(strict.stderr).toContain(`✖ ${bodies.length} of 6 records are invalid; nothing was sent.`);
     for (const message of Object.values(mobiles)) expect(strict.stderr).toContain(message);
     expect(strict.stderr).toMatch(/held back for their warnings \(strict\)/);
 
-    const sent = await runCreate(home, ['single', '--file', 'mobiles.ndjson', '--yes']);
+    const sent = await runInProcess(['create', 'single', '--file', 'mobiles.ndjson', '--yes'], { home });
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.stderr).toContain('4 records have 4 warnings to look at:');
     for (const message of Object.values(mobiles)) expect(sent.stderr).toContain(message);
@@ -221,12 +227,12 @@ describe('mobile numbers of the Egyptian plan', () => {
       join(home, 'one.json'),
       JSON.stringify(record(1, { businessReference: 'S-1', customer: { name: 'Amr', mobile: '0123556677' } })),
     );
-    const refused = await runCreate(home, ['single', '--file', 'one.json', '--yes']);
+    const refused = await runInProcess(['create', 'single', '--file', 'one.json', '--yes'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('customer.mobile: 0123556677 is the old 10-digit form');
     expect((await received(sandbox)).count).toBe(0);
 
-    const sent = await runCreate(home, ['single', '--file', 'one.json', '--yes', '--no-strict']);
+    const sent = await runInProcess(['create', 'single', '--file', 'one.json', '--yes', '--no-strict'], { home });
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.stderr).toContain('customer.mobile: 0123556677 is the old 10-digit form');
   });
@@ -240,27 +246,22 @@ describe('records without a businessReference', () => {
       'plain.ndjson',
       Array.from({ length: 10 }, (_, index) => record(index + 1)),
     );
-    const dry = await runCreate(home, ['single', '--file', 'plain.ndjson', '--dry-run']);
+    const dry = await runInProcess(['create', 'single', '--file', 'plain.ndjson', '--dry-run'], { home });
     expect(dry.code, dry.stderr).toBe(0);
     const warnings = dry.stderr.split('\n').filter((line) => line.includes('--reference-prefix'));
     expect(warnings).toEqual([
       '! 10 records have no businessReference: only this journal knows whether they were created, and a run from another journal (a new workflow run, another machine) would create them again. --reference-prefix gives each one a reference from its content.',
     ]);
 
-    const strict = await runCreate(home, ['single', '--file', 'plain.ndjson', '--yes', '--strict']);
+    const strict = await runInProcess(['create', 'single', '--file', 'plain.ndjson', '--yes', '--strict'], { home });
     expect(strict.code).toBe(2);
     expect(strict.stderr).toContain('records 1-10: businessReference: is required under --strict');
     expect((await received(sandbox)).count).toBe(0);
 
-    const prefixed = await runCreate(home, [
-      'single',
-      '--file',
-      'plain.ndjson',
-      '--yes',
-      '--strict',
-      '--reference-prefix',
-      'ci-',
-    ]);
+    const prefixed = await runInProcess(
+      ['create', 'single', '--file', 'plain.ndjson', '--yes', '--strict', '--reference-prefix', 'ci-'],
+      { home },
+    );
     expect(prefixed.code, prefixed.stderr).toBe(0);
     expect((await received(sandbox)).count).toBe(10);
     expect(prefixed.stderr).not.toContain('no businessReference');

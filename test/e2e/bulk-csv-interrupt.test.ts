@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
-import { countEntries, invoicesByNote, serveSandbox, startCli, until, type ServedSandbox } from '../bulk/helpers.js';
+import { countEntries, invoicesByNote, serveSandbox, until, type ServedSandbox } from '../bulk/helpers.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
 
 // A CSV run killed with SIGKILL part-way, then run again: the journal is the same as for JSON input, so every row
 // is created exactly once. The instant of the kill is chosen by watching the journal, never by sleeping.
@@ -29,13 +29,13 @@ it('a CSV run killed with SIGKILL resumes: every row created exactly once', asyn
   const journal = join(home, 'sheet.csv.local.journal.ndjson');
   const create = ['create', 'single', '--file', 'sheet.csv', '--date-format', 'DD/MM/YYYY', '--yes'];
 
-  const run = startCli([...create, '--concurrency', '4'], home);
+  const run = runSpawned([...create, '--concurrency', '4'], { home });
   await until(() => countEntries(journal, 'created') >= 50, '50 created entries in the journal');
   run.child.kill('SIGKILL');
-  expect((await run.ended).signal).toBe('SIGKILL');
+  expect((await run).signal).toBe('SIGKILL');
   expect((await sandbox.api.invoices()).length).toBeLessThan(300);
 
-  const rerun = await runSafeCli(create, { env: { HOME: home } });
+  const rerun = await runSpawned(create, { env: { HOME: home } });
   expect(rerun.code, rerun.stderr).toBe(0);
   expect(rerun.stderr).toMatch(/Resuming from sheet\.csv\.local\.journal\.ndjson: \d+ already created/);
   const counts = await invoicesByNote(sandbox);

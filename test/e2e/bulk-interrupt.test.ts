@@ -1,21 +1,20 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/bulk/journal-state.js';
-import { tempHome } from '../helpers/cli.js';
 import { startTestServer, statisticsPath, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
 import {
   countEntries,
   invoicesByNote,
   journalEntries,
   records,
   serveSandbox,
-  startCli,
   until,
   writeNdjson,
   type ServedSandbox,
 } from '../bulk/helpers.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
 
 // A bulk run killed (SIGKILL) or interrupted (SIGINT) at some instant, then run again: no record may be missing
 // or created twice. The instant is chosen by watching the journal, never by sleeping.
@@ -53,15 +52,15 @@ async function expectEachOnce(count: number): Promise<void> {
 describe('a bulk run stopped part-way', () => {
   it('loses nothing when killed with SIGKILL: the rerun creates the rest, none twice', async () => {
     const { home, journal } = homeWith(400);
-    const run = startCli(create, home);
+    const run = runSpawned(create, { home });
     await until(() => countEntries(journal, 'created') >= 60, '60 created entries in the journal');
     run.child.kill('SIGKILL');
-    expect((await run.ended).signal).toBe('SIGKILL');
+    expect((await run).signal).toBe('SIGKILL');
     expect((await sandbox.api.invoices()).length).toBeLessThan(400);
     // The journal is the plan: it held every record's body before the first request.
     expect(countEntries(journal, 'planned')).toBe(400);
 
-    const rerun = await runSafeCli([...create, '--json'], { env: { HOME: home } });
+    const rerun = await runSpawned([...create, '--json'], { env: { HOME: home } });
     expect(rerun.stderr).toMatch(/Resuming from batch\.ndjson\.local\.journal\.ndjson: \d+ already created/);
     const report = JSON.parse(rerun.stdout) as { records: Array<{ record: number; status: string }> };
     // A record without a businessReference that was in flight at the kill is uncertain (it may or may not exist);
@@ -82,10 +81,10 @@ describe('a bulk run stopped part-way', () => {
 
   it('stops gracefully on SIGINT: exit 130, in-flight requests finished, summary printed, journal consistent', async () => {
     const { home, journal } = homeWith(400);
-    const run = startCli([...create, '--json'], home);
+    const run = runSpawned([...create, '--json'], { home });
     await until(() => countEntries(journal, 'created') >= 40, '40 created entries in the journal');
     run.child.kill('SIGINT');
-    const { code } = await run.ended;
+    const { code } = await run;
     expect(code).toBe(130);
     expect(run.output.stderr).toContain('Stopping: finishing what is in flight');
     expect(run.output.stderr).toMatch(/not sent +\d+/);
@@ -102,7 +101,7 @@ describe('a bulk run stopped part-way', () => {
     expect(settled).toEqual(sent);
     expect((await sandbox.api.invoices()).length).toBe(summary.created);
 
-    const rerun = await runSafeCli(create, { env: { HOME: home } });
+    const rerun = await runSpawned(create, { env: { HOME: home } });
     expect(rerun.code, rerun.stderr).toBe(0);
     await expectEachOnce(400);
   }, 120_000);
@@ -112,12 +111,12 @@ describe('a bulk run stopped part-way', () => {
     // Slow answers keep requests in flight when the second signal comes.
     await sandbox.setFaults({ latencyMs: 3_000 });
     try {
-      const run = startCli(createWithReferences, home);
+      const run = runSpawned(createWithReferences, { home });
       await until(() => countEntries(journal, 'sent') >= 4, 'four requests in flight');
       run.child.kill('SIGINT');
       await until(() => run.output.stderr.includes('Stopping'), 'the first signal to be handled');
       run.child.kill('SIGINT');
-      const { code } = await run.ended;
+      const { code } = await run;
       expect(code).toBe(130);
       expect(run.output.stderr).toContain('Interrupted again: stopping at once.');
       // The journal reads back whole, and shows the records left in flight as sent with no outcome.
@@ -128,7 +127,7 @@ describe('a bulk run stopped part-way', () => {
     } finally {
       await sandbox.setFaults({ latencyMs: 20 });
     }
-    const rerun = await runSafeCli([...createWithReferences, '--json'], { env: { HOME: home } });
+    const rerun = await runSpawned([...createWithReferences, '--json'], { env: { HOME: home } });
     expect(rerun.code, rerun.stderr).toBe(0);
     const summary = (JSON.parse(rerun.stdout) as JsonSummary).summary;
     // Sent again, the records left in flight are created, or found to exist if the sandbox committed them.
@@ -146,10 +145,10 @@ describe('Ctrl-C in a command that does not stop gracefully', () => {
     server = await startTestServer(() => undefined);
     const home = tempHome();
     writeProfile(home, localProfile(server.url, 'interrupt-test-token-0123'));
-    const run = startCli(['stats'], home);
+    const run = runSpawned(['stats'], { home });
     await until(() => server.requests.some((request) => request.path === statisticsPath), 'the request to arrive');
     run.child.kill('SIGINT');
-    expect((await run.ended).code).toBe(130);
+    expect((await run).code).toBe(130);
     expect(run.output.stderr).toMatch(/\nInterrupted\.\n$/);
     expect(run.output.stderr).not.toContain('Stopping');
   });

@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
-import { record, startCli, until, writeNdjson } from '../bulk/helpers.js';
-import { tempHome } from '../helpers/cli.js';
+import { record, until, writeNdjson } from '../bulk/helpers.js';
 import { serversClosedAfterEach } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { newToken } from '../helpers/safe-cli.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 // Two Ctrl-C end a bulk run at once; with --json, stdout still carries one JSON document with what is known: the
 // records whose requests were out are uncertain (as the journal says), the others not sent. A process is the point.
@@ -26,7 +27,9 @@ it('two SIGINTs during a bulk run with --json: stdout parses as one JSON documen
     // More than a pipe takes at once: the document must be whole however much of it the pipe holds back.
     Array.from({ length: 2000 }, (_, index) => record(index + 1)),
   );
-  const run = startCli(['create', 'single', '--file', 'batch.ndjson', '--yes', '--json', '--concurrency', '4'], home);
+  const run = runSpawned(['create', 'single', '--file', 'batch.ndjson', '--yes', '--json', '--concurrency', '4'], {
+    home,
+  });
   await until(() => service.requests.length === 4, 'four requests in flight');
   run.child.kill('SIGINT');
   await until(() => run.output.stderr.includes('Stopping: finishing what is in flight'), 'the first SIGINT noted');
@@ -35,7 +38,7 @@ it('two SIGINTs during a bulk run with --json: stdout parses as one JSON documen
   run.child.kill('SIGINT');
   await until(() => run.output.stderr.includes('Interrupted again'), 'the second SIGINT noted');
   run.child.stdout.resume();
-  const ended = await run.ended;
+  const ended = await run;
 
   expect(ended.code, run.output.stderr).toBe(130);
   expect(run.output.stderr).toContain('Interrupted again: stopping at once.');

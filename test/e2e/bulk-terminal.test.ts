@@ -1,9 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { keys, spawnCliInPty, type PtySession } from '../helpers/pty.js';
 import { invoicesByNote, records, serveSandbox, writeNdjson, type ServedSandbox } from '../bulk/helpers.js';
+import { tempHome } from '../helpers/home.js';
 
 // Bulk creation in a terminal: it asks before sending, draws a progress bar on stderr, and Ctrl-C stops it.
 

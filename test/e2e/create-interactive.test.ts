@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, runCreate } from '../helpers/create-cli.js';
 import { keys, terminalSessions, type PtySession } from '../helpers/pty.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // A person at a terminal: the CLI runs in a real pseudo-terminal, and each answer is typed only once its prompt
 // is on the screen. Prompt texts are those of src/input/invoice-prompts.ts.
@@ -218,7 +219,7 @@ describe('Ctrl-C at the confirmation', () => {
     expect(statSync(draftPath).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(draftPath)).mode & 0o777).toBe(0o700);
 
-    const finished = await runCreate(home, ['single', '--file', draftPath]);
+    const finished = await runInProcess(['create', 'single', '--file', draftPath], { home });
     expect(finished.code).toBe(0);
     expect(finished.stderr).toContain(
       `${draftPath} is a draft of answers typed at the prompts of an earlier run; it is removed once the invoice is created.`,

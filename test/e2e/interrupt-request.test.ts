@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { serversClosedAfterEach, statisticsPath, type TestHandler } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
 import { keys, terminalSessions } from '../helpers/pty.js';
-import { newToken } from '../helpers/safe-cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { countEntries, records, startCli, until, writeNdjson } from '../bulk/helpers.js';
+import { countEntries, records, until, writeNdjson } from '../bulk/helpers.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
+import { newToken } from '../helpers/secrets.js';
 
 // Ctrl-C and SIGTERM while a request is in flight: the request is aborted at once, the CLI says what is known
 // (nothing sent, or the invoice may exist) and exits 130, or 143 for SIGTERM. The instant is chosen by watching
@@ -71,10 +72,10 @@ describe('Ctrl-C on a terminal during a request', () => {
 describe('SIGTERM', () => {
   it('is one Ctrl-C for a create: aborted at once, outcome unknown, exit 143', async () => {
     const { server, home, state } = await slowService();
-    const run = startCli(['create', 'single', ...invoiceFlags, '--business-reference', 'INV-78'], home);
+    const run = runSpawned(['create', 'single', ...invoiceFlags, '--business-reference', 'INV-78'], { home });
     await until(() => server.requests.length === 1, 'the request to reach the service');
     run.child.kill('SIGTERM');
-    expect((await run.ended).code).toBe(143);
+    expect((await run).code).toBe(143);
     expect(state.answered).toBe(0);
     expect(run.output.stderr).toContain('the single invoice may already exist');
     expect(run.output.stderr).toContain('Running the same command again is safe');
@@ -82,10 +83,10 @@ describe('SIGTERM', () => {
 
   it('ends a command that does not report it itself with 143', async () => {
     const { server, home, state } = await slowService();
-    const run = startCli(['stats'], home);
+    const run = runSpawned(['stats'], { home });
     await until(() => server.requests.length === 1, 'the request to reach the service');
     run.child.kill('SIGTERM');
-    expect((await run.ended).code).toBe(143);
+    expect((await run).code).toBe(143);
     // It ended at once, not after the service's answer.
     expect(state.answered).toBe(0);
     expect(run.output.stderr).toMatch(/\nInterrupted\.\n$/);
@@ -103,10 +104,10 @@ describe('SIGTERM', () => {
       writeProfile(home, localProfile(sandbox.url, sandbox.token));
       writeNdjson(home, 'batch.ndjson', records(300, 0));
       const journal = join(home, 'batch.ndjson.local.journal.ndjson');
-      const run = startCli(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '2'], home);
+      const run = runSpawned(['create', 'single', '--file', 'batch.ndjson', '--yes', '--concurrency', '2'], { home });
       await until(() => countEntries(journal, 'created') >= 10, '10 created entries in the journal');
       run.child.kill('SIGTERM');
-      expect((await run.ended).code).toBe(143);
+      expect((await run).code).toBe(143);
       // No Ctrl-C was pressed: the note speaks of a signal.
       expect(run.output.stderr).toContain('Stopping: finishing what is in flight (a second signal stops it at once).');
       expect(run.output.stderr).toContain('Interrupted: the requests in flight were finished');

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
+import { tempHome } from '../helpers/home.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
-import { countEntries, journalEntries, serveSandbox, startCli, until, type ServedSandbox } from '../bulk/helpers.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { countEntries, journalEntries, serveSandbox, until, type ServedSandbox } from '../bulk/helpers.js';
 
 // A run of refunds killed (SIGKILL) part-way, then run again twice: a refund has no idempotency key, so one whose
 // request may have left is never sent again. The instant is chosen by watching the journal, never by sleeping.
@@ -33,10 +33,10 @@ describe('refunds from a file stopped part-way', () => {
     const journal = join(home, 'refunds.csv.local.journal.ndjson');
     const refund = ['refund', '--file', 'refunds.csv', '--yes', '--concurrency', '4'];
 
-    const run = startCli(refund, home);
+    const run = runSpawned(refund, { home });
     await until(() => countEntries(journal, 'created') >= 15, '15 refunds done in the journal');
     run.child.kill('SIGKILL');
-    expect((await run.ended).signal).toBe('SIGKILL');
+    expect((await run).signal).toBe('SIGKILL');
     // The refunds whose request was out at the kill: journaled as sent, with no outcome.
     const entries = journalEntries(journal) as Array<{ type: string; key: string; body?: { invoiceNumber: string } }>;
     const numberOf = new Map(
@@ -50,7 +50,7 @@ describe('refunds from a file stopped part-way', () => {
       .map((entry) => numberOf.get(entry.key));
 
     for (let rerun = 0; rerun < 2; rerun++) {
-      const result = await runSafeCli([...refund, '--json'], { env: { HOME: home } });
+      const result = await runSpawned([...refund, '--json'], { home });
       const report = JSON.parse(result.stdout) as JsonReport;
       const uncertain = report.records.filter((record) => record.status === 'uncertain');
       expect(result.code, result.stderr).toBe(uncertain.length > 0 ? 6 : 0);

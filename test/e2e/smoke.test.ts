@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
-import { runSafeCli } from '../helpers/safe-cli.js';
+import { runSpawned } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
 
 // One run of each command of the built CLI (bin/einvoice.cjs and dist/), as a merchant runs it, against the built-in
 // sandbox of one home folder. What each command does is tested in-process in test/commands/; this proves the
@@ -10,7 +10,7 @@ import { runSafeCli } from '../helpers/safe-cli.js';
 // sandbox serve, sandbox ui and config init are spawned by their own tests in test/e2e/ and test/sandbox/.
 
 let home = '';
-const run = (args: string[]) => runSafeCli(args, { env: { HOME: home } });
+const run = (args: string[]) => runSpawned(args, { env: { HOME: home } });
 
 beforeAll(() => {
   home = tempHome();

@@ -4,9 +4,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { startTestServer, statisticsHandler, type TestServer } from '../helpers/http-server.js';
 import { localProfile, writeProfile } from '../helpers/profile.js';
+import { cliEnvironment, tempHome } from '../helpers/home.js';
 
 // Start-up loads what a command uses and nothing else (the timings are `npm run bench`'s; this checks what loads).
 // The CLI's modules as tsc compiled them (dist/index.js and its imports) keep the import graph of src/, so a resolve
@@ -32,10 +32,11 @@ async function modulesLoaded(args: string[], home: string) {
     ].join('\n'),
   );
   mkdirSync(join(home, '.config'), { recursive: true });
-  // Spawned without blocking: the test's own service answers in this process.
+  // Not `runSpawned`: the probe runs dist/ under a resolve hook rather than bin/. Spawned without blocking: the
+  // test's own service answers in this process.
   const child = spawn(process.execPath, [probe, ...args], {
     cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, '.state'), CI: 'true' },
+    env: cliEnvironment(home),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

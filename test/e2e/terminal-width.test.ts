@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/cli.js';
 import { spawnCliInPty, type PtySession } from '../helpers/pty.js';
+import { tempHome } from '../helpers/home.js';
 
 // A pseudo-terminal nobody sized reports 0 columns (`script` run without a terminal, some CI runners). The
 // commands that show a spinner on a terminal must print their data and exit there too.

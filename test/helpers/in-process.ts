@@ -1,13 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { expect } from 'vitest';
-import { tempHome } from './cli.js';
-import { runMain } from './main-cli.js';
-import { localProfile, writeProfile } from './profile.js';
+import type { CommandContext } from '../../src/context.js';
+import { main } from '../../src/index.js';
+import { cliEnvironment, tempHome } from './home.js';
+import { expectNoSecrets } from './secrets.js';
 
-// The CLI run in this process through main(), with its own streams and environment: the command tests that need
-// no process of their own (no signal, no exit) run this way, which is many times faster than spawning.
+// The one way the tests run the CLI in this process: main(argv, context), as bin/einvoice.cjs runs it but without a
+// process, which is many times faster than spawning. Only what needs a process of its own (signals, pipes,
+// terminals, its exit, start-up) spawns it, with `runSpawned`.
 
 export interface InProcessResult {
   code: number;
@@ -16,36 +16,49 @@ export interface InProcessResult {
 }
 
 export interface InProcessOptions {
-  /** The home folder (default: a fresh one); state and config live below it. */
+  /** The home folder (default: `env.HOME`, else a fresh one); state and config live below it. */
   home?: string;
-  /** Variables added to a clean environment (CI set, so nothing prompts). */
-  env?: Record<string, string>;
+  /** Variables added to a clean environment (CI set, so nothing prompts); undefined removes one. */
+  env?: Record<string, string | undefined>;
   /** The working directory (default: the home folder). */
   cwd?: string;
-  /** Secrets that must appear in neither stdout nor stderr. */
+  /** Further secrets of this run that must appear in neither stdout nor stderr. */
   secrets?: string[];
   /** Text or bytes on stdin, which then ends. */
   input?: string | Buffer;
 }
 
-/**
- * Runs `einvoice ...args` in this process (`runMain`), in `home` (a fresh one by default); fails the test if a secret
- * or a stack trace is printed.
- */
-export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
-  const home = options.home ?? tempHome();
-  const result = await runMain(args, { env: { HOME: home, ...options.env }, cwd: options.cwd, input: options.input });
-  expect(result.stderr, 'a stack trace').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
-  for (const secret of options.secrets ?? []) {
-    expect(result.stdout, `stdout of einvoice ${args.join(' ')} shows a secret`).not.toContain(secret);
-    expect(result.stderr, `stderr of einvoice ${args.join(' ')} shows a secret`).not.toContain(secret);
+/** A stream that keeps every byte written to it, like a pipe read to its end. */
+class Collected extends Writable {
+  private readonly chunks: Buffer[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.chunks.push(chunk);
+    done();
   }
-  return { code: result.code as number, stdout: result.stdout, stderr: result.stderr };
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
 }
 
-/** A fresh folder holding a profile file whose `local` environment points at `baseUrl`; returns the folder. */
-export function folderWithProfile(baseUrl: string, token: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'einvoice-inproc-'));
-  writeProfile(dir, localProfile(baseUrl, token));
-  return dir;
+/**
+ * Runs `einvoice ...args` in this process with a clean environment in its own home folder, and collects stdout,
+ * stderr and the exit code main() returns; fails the test if a token (`expectNoSecrets`) or a stack trace is printed.
+ */
+export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
+  const home = options.home ?? options.env?.HOME ?? tempHome();
+  const env = cliEnvironment(home, options.env);
+  const stdout = new Collected();
+  const stderr = new Collected();
+  const context: CommandContext = {
+    stdin: Readable.from(options.input ? [Buffer.from(options.input)] : []),
+    stdout,
+    stderr,
+    env,
+    cwd: options.cwd ?? home,
+  };
+  const code = await main(['node', 'einvoice', ...args], context);
+  const result = { code, stdout: stdout.text(), stderr: stderr.text() };
+  expect(result.stderr, 'a stack trace').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+  expectNoSecrets(args, result, options.env, options.secrets);
+  return result;
 }

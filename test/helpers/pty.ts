@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { quote } from 'shell-quote';
-import { binPath } from './cli.js';
+import { cliEnvironment } from './home.js';
+import { binPath } from './spawned.js';
 import { afterEach, onTestFailed } from 'vitest';
 
 // Runs the CLI in a real pseudo-terminal through util-linux `script`, so stdin, stdout and stderr are terminals and
@@ -62,14 +62,8 @@ export function stripAnsi(text: string): string {
 /** Starts `node bin/einvoice.cjs ...args` in a pseudo-terminal. */
 export function spawnCliInPty(args: string[], options: PtyOptions): PtySession {
   const { home } = options;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    TERM: 'xterm-256color',
-    ...options.env,
-  };
+  // The runners' clean environment, less CI (which disables prompts), in a terminal that has colours.
+  const env = cliEnvironment(home, { CI: undefined, TERM: 'xterm-256color', ...options.env });
   // `stty` sizes the terminal before the CLI starts; `exec` makes the CLI's exit code the session's.
   const command = `stty cols ${options.columns ?? 200} rows 50; exec ${quote([process.execPath, binPath, ...args])}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: home, env, stdio: 'pipe' });

@@ -1,5 +1,5 @@
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { newToken, rememberToken } from './safe-cli.js';
+import { newToken, rememberToken } from './secrets.js';
 
 // A served sandbox for end-to-end tests, and a small client of its service and admin API over real HTTP.
 
@@ -93,4 +93,10 @@ export function sandboxApi(url: string, token: string) {
     },
     reset: (demo: boolean) => call<{ invoices: number }>('POST', '/__sandbox/reset', { demo }),
   };
+}
+
+/** The invoices the sandbox holds, and the body of the one created last. */
+export async function received(sandbox: TestSandbox) {
+  const invoices = await sandbox.api.invoices();
+  return { count: invoices.length, last: invoices.at(-1) };
 }

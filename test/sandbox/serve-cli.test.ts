@@ -1,57 +1,29 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseFaultFlags, serveSandbox } from '../../src/commands/sandbox/serve.js';
 import { UsageError } from '../../src/errors.js';
 import { statisticsSchema } from '../../src/schemas/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { binPath, runCli, tempHome } from '../helpers/cli.js';
 import { call, createInvoice, singleInvoice } from './support.js';
+import { runSpawned, type SpawnedRun } from '../helpers/spawned.js';
+import { tempHome } from '../helpers/home.js';
 
-interface ServeProcess {
-  child: ChildProcessWithoutNullStreams;
-  firstLine: string;
-  output: () => string;
-  stderr: () => string;
+/** Spawns `einvoice sandbox serve ...args` (whose output is its token) and resolves once its first line is out. */
+async function serve(args: string[]) {
+  const run = runSpawned(['sandbox', 'serve', ...args], { printsToken: true });
+  await run.waitFor('stdout', '\n');
+  return { run, firstLine: run.output.stdout.slice(0, run.output.stdout.indexOf('\n')) };
 }
 
-const children: ChildProcessWithoutNullStreams[] = [];
-
-/** Spawns `einvoice sandbox serve ...args` and resolves with its first stdout line. */
-async function serve(args: string[]): Promise<ServeProcess> {
-  const home = tempHome();
-  const child = spawn(process.execPath, [binPath, 'sandbox', 'serve', ...args], {
-    cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, CI: 'true' },
-    stdio: 'pipe',
-  });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')));
-    });
-    child.on('close', (code) => reject(new Error(`serve exited with ${code} before printing: ${stderr}`)));
-  });
-  return { child, firstLine, output: () => stdout, stderr: () => stderr };
-}
-
-/** Sends a signal and resolves with the exit code. */
-async function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGTERM') {
-  child.kill(signal);
-  const [code, exitSignal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+/** Sends a signal and resolves with how the process ended. */
+async function stop(run: SpawnedRun, signal: NodeJS.Signals = 'SIGTERM') {
+  run.child.kill(signal);
+  const { code, signal: exitSignal } = await run;
   return { code, signal: exitSignal };
 }
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
 
 describe('einvoice sandbox serve', () => {
   it('prints one JSON line with --json, serves on it, and exits 0 on SIGTERM', async () => {
@@ -61,8 +33,8 @@ describe('einvoice sandbox serve', () => {
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const response = await call(sandbox, 'GET', '/invoice-api/invoices/statistics');
     expect(statisticsSchema.parse(response.body).allInvoices.totalCount).toBe(0);
-    expect(await stop(served.child)).toEqual({ code: 0, signal: null });
-    expect(served.output()).toBe(`${served.firstLine}\n`);
+    expect(await stop(served.run)).toEqual({ code: 0, signal: null });
+    expect(served.run.output.stdout).toBe(`${served.firstLine}\n`);
   });
 
   it('serves the dashboard with --ui and names its address', async () => {
@@ -73,7 +45,7 @@ describe('einvoice sandbox serve', () => {
     const page = await fetch(sandbox.dashboard);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>einvoice sandbox</title>');
-    expect(await stop(served.child)).toEqual({ code: 0, signal: null });
+    expect(await stop(served.run)).toEqual({ code: 0, signal: null });
   });
 
   it('prints where it listens first, then the token, and exits 0 on SIGINT', async () => {
@@ -83,12 +55,12 @@ describe('einvoice sandbox serve', () => {
     const url = match?.[1] ?? '';
     const faults = await call({ url, token: 'local-dev', close: async () => {} }, 'GET', '/__sandbox/faults');
     expect(faults.body).toEqual({ latencyMs: 0, faults: { '503': 0.5 }, seed: 7 });
-    expect(await stop(served.child, 'SIGINT')).toEqual({ code: 0, signal: null });
-    expect(served.output()).toMatch(/\nToken: local-dev\n/);
+    expect(await stop(served.run, 'SIGINT')).toEqual({ code: 0, signal: null });
+    expect(served.run.output.stdout).toMatch(/\nToken: local-dev\n/);
     // What to do next is a notice: stderr, so that stdout is what it serves.
-    expect(served.output()).not.toContain('Try:');
-    expect(served.stderr()).toContain(`Try: EINVOICE_BASE_URL=${url} EINVOICE_TOKEN=local-dev einvoice stats`);
-    expect(served.stderr()).toContain('Stop with Ctrl-C.');
+    expect(served.run.output.stdout).not.toContain('Try:');
+    expect(served.run.output.stderr).toContain(`Try: EINVOICE_BASE_URL=${url} EINVOICE_TOKEN=local-dev einvoice stats`);
+    expect(served.run.output.stderr).toContain('Stop with Ctrl-C.');
   });
 
   it('shares a state file between two processes without losing an invoice', async () => {
@@ -107,13 +79,13 @@ describe('einvoice sandbox serve', () => {
       const stats = await call(sandbox, 'GET', '/invoice-api/invoices/statistics');
       expect(stats.body.allInvoices.totalCount).toBe(20);
     }
-    for (const served of servers) expect((await stop(served.child)).code).toBe(0);
+    for (const served of servers) expect((await stop(served.run)).code).toBe(0);
   });
 
   it('exits 2 when the port is taken or the state file is not a sandbox state', async () => {
     const taken = await startSandbox();
     try {
-      const busy = await runCli(['sandbox', 'serve', '--port', new URL(taken.url).port]);
+      const busy = await runSpawned(['sandbox', 'serve', '--port', new URL(taken.url).port]);
       expect(busy.code).toBe(2);
       expect(busy.stderr).toMatch(/already in use/);
     } finally {
@@ -121,13 +93,15 @@ describe('einvoice sandbox serve', () => {
     }
     const home = tempHome();
     writeFileSync(join(home, 'state.json'), '[1, 2, 3]');
-    const corrupt = await runCli(['sandbox', 'serve', '--port', '0', '--state', 'state.json'], { env: { HOME: home } });
+    const corrupt = await runSpawned(['sandbox', 'serve', '--port', '0', '--state', 'state.json'], {
+      env: { HOME: home },
+    });
     expect(corrupt.code).toBe(2);
     expect(corrupt.stderr).toMatch(/not a sandbox state file/);
   });
 
   it('exits 2 naming --fault when a fault flag is wrong', async () => {
-    const result = await runCli(['sandbox', 'serve', '--port', '0', '--fault', 'boom=1']);
+    const result = await runSpawned(['sandbox', 'serve', '--port', '0', '--fault', 'boom=1']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--fault');
     expect(result.stdout).toBe('');

@@ -16,7 +16,11 @@ function random(seed: number) {
 describe('minorOfTwoDecimals', () => {
   test('gives m for every m / 100 below 10^15 hundredths, as the decimal text does', () => {
     const next = random(7);
-    for (let run = 0; run < 20_000; run++) {
+    // The edges of the range, then seeded draws over every number of digits.
+    for (const m of [0, 1, -1, 29, 1005, 999_999_999_999_999, -999_999_999_999_999, 999_999_999_999_998]) {
+      expect(minorOfTwoDecimals(m / 100), String(m / 100)).toBe(m);
+    }
+    for (let run = 0; run < 2_000; run++) {
       const digits = 1 + Math.floor(next() * 15);
       const m = Math.floor(next() * 10 ** digits) * (next() < 0.1 ? -1 : 1);
       const amount = m / 100;

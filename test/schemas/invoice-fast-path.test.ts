@@ -38,6 +38,33 @@ function morePayloads(kind: InvoiceKind): unknown[] {
   ];
 }
 
+/** A seeded generator, so a failure names an amount that fails again on the next run. */
+function random(seed: number) {
+  return () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+}
+
+/**
+ * Amounts at each edge of the money rule (zero, the last hundredth, a third decimal, float sums, the recurring FLAT
+ * discount of 10, the ceiling) and 400 seeded hundredths and thousandths from -0.3 up, in place of a sweep of every
+ * thousandth to 300 that took seconds of CPU.
+ */
+function amounts(): number[] {
+  const edges = [-0.01, -0.001, -0, 0, Number.MIN_VALUE, 0.001, 0.005, 0.009, 0.01, 0.011, 0.07, 0.1 + 0.2, 0.29];
+  const near = [1.005, 9.99, 9.999, 10, 10.001, 12.345, 19.99, 99.98, 99.985, 1234.565, 300, 300.001];
+  const large = [9_999_999_999_999.98, 9_999_999_999_999.99, 1e13, 1e13 + 0.01, 123_456_789_012.345, 1e15];
+  const next = random(33);
+  const sample = Array.from({ length: 400 }, (_, index) => {
+    // Hundredths and thousandths alike, half of them up to 300 and half up to a thousand million.
+    const scale = index % 2 === 0 ? 100 : 1000;
+    const above = (index % 4 < 2 ? 300 : 1e9) * scale;
+    return (Math.floor(next() * (above + 0.3 * scale)) - 0.3 * scale) / scale;
+  });
+  return [...edges, ...near, ...large, Number.NaN, ...sample];
+}
+
 describe.each(invoiceKinds)('the %s fast path', (kind) => {
   test('is compiled: zod would otherwise quietly use its slower parser', () => {
     expect(() => z.compile<z.ZodType>(fastPathSchemas[kind], { strict: true })).not.toThrow();
@@ -55,11 +82,14 @@ describe.each(invoiceKinds)('the %s fast path', (kind) => {
     }
   });
 
-  test('agrees with the schema on amounts with up to four decimals', () => {
-    for (let cents = -300; cents <= 300_000; cents += 7) {
-      const payload = withField(bases[kind](), 'amount', cents / 1000);
-      const { schema, fastPath } = bothVerdicts(kind, payload);
-      expect(fastPath === undefined, String(cents / 1000)).toBe(schema === undefined);
-    }
+  test('agrees with the schema on boundary amounts and a seeded sample of amounts with up to three decimals', () => {
+    const verdicts = amounts().map((amount) => {
+      const { schema, fastPath } = bothVerdicts(kind, withField(bases[kind](), 'amount', amount));
+      expect(fastPath === undefined, String(amount)).toBe(schema === undefined);
+      return schema !== undefined;
+    });
+    // Both verdicts are met, so the agreement is not one of a sample refused whole.
+    expect(verdicts.filter(Boolean).length).toBeGreaterThan(50);
+    expect(verdicts.filter((accepted) => !accepted).length).toBeGreaterThan(50);
   });
 });

@@ -13,7 +13,7 @@ import { corpus, withField } from './json-schema-corpus.js';
 import { recurringInvoice, singleInvoice } from './fixtures.js';
 
 // The JSON Schema `einvoice schema NAME` prints and the zod schema einvoice validates with must never disagree:
-// every payload of the corpus, and a few thousand generated amounts and percentages, get the same verdict from
+// every payload of the corpus, and 500 generated values of each of six fields, get the same verdict from
 // einvoice, from VS Code's own JSON language service (as the editor checks a file naming the schema) and from ajv
 // (draft 2020-12, strict, with ajv-formats, as a CI script would check a file).
 
@@ -126,29 +126,30 @@ const percentageDiscount = () => ({ ...recurringInvoice(), discount: { value: 10
 
 describe('generated values get the same verdict from einvoice, the editor and ajv', () => {
   test.each([
-    { field: 'refund amount as text', name: 'refund', base: refund, path: 'amount', values: numericTexts(1, 3000) },
-    { field: 'refund amount as a number', name: 'refund', base: refund, path: 'amount', values: numbers(2, 3000) },
-    { field: 'taxes as text', name: 'single', base: singleInvoice, path: 'taxes', values: numericTexts(3, 3000) },
+    { field: 'refund amount as text', name: 'refund', base: refund, path: 'amount', values: numericTexts(1, 500) },
+    { field: 'refund amount as a number', name: 'refund', base: refund, path: 'amount', values: numbers(2, 500) },
+    { field: 'taxes as text', name: 'single', base: singleInvoice, path: 'taxes', values: numericTexts(3, 500) },
     {
       field: 'taxes as a number',
       name: 'single',
       base: singleInvoice,
       path: 'taxes',
-      values: numbers(4, 3000).map((value) => value / 1e4),
+      values: numbers(4, 500).map((value) => value / 1e4),
     },
-    { field: 'an item price', name: 'single', base: singleInvoice, path: 'items.0.price', values: numbers(5, 3000) },
+    { field: 'an item price', name: 'single', base: singleInvoice, path: 'items.0.price', values: numbers(5, 500) },
     {
       field: 'a PERCENTAGE discount value',
       name: 'recurring',
       base: percentageDiscount,
       path: 'discount.value',
-      values: numbers(6, 3000).map((value) => value % 300),
+      values: numbers(6, 500).map((value) => value % 300),
     },
   ] as const)('$field', async ({ name, base, path, values }) => {
     const result = await compare(name, values, (value) => withField(base(), path, value));
     expect(result.disagreements).toEqual([]);
-    expect(result.accepted).toBeGreaterThan(100);
-    expect(result.refused).toBeGreaterThan(100);
+    // Each verdict is met often enough that agreeing on it means something.
+    expect(result.accepted).toBeGreaterThan(values.length / 20);
+    expect(result.refused).toBeGreaterThan(values.length / 20);
   });
 });
 

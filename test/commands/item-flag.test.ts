@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { serversClosedAfterEach } from '../helpers/http-server.js';
-import { folderWithProfile, runInProcess } from '../helpers/in-process.js';
-import { newToken } from '../helpers/safe-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { newToken } from '../helpers/secrets.js';
+import { folderWithProfile } from '../helpers/profile.js';
 
 // An --item that gives one key twice would send whichever value came last: it is refused, naming the key.
 

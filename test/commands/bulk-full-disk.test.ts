@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { journalEntries, record, writeNdjson } from '../bulk/helpers.js';
 import { sendJson, serversClosedAfterEach, type TestHandler } from '../helpers/http-server.js';
-import { folderWithProfile, runInProcess } from '../helpers/in-process.js';
-import { newToken } from '../helpers/safe-cli.js';
 import { smallDisk } from '../helpers/small-disk.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { newToken } from '../helpers/secrets.js';
+import { folderWithProfile } from '../helpers/profile.js';
 
 // A full disk is told as it is. The journal lives on a real, small tmpfs (test/helpers/small-disk.ts), filled
 // while the run goes on or before it starts.

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { records, writeNdjson } from '../bulk/helpers.js';
 import { sampleStatistics, sendJson, serversClosedAfterEach } from '../helpers/http-server.js';
-import { folderWithProfile, runInProcess } from '../helpers/in-process.js';
-import { newToken } from '../helpers/safe-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { newToken } from '../helpers/secrets.js';
+import { folderWithProfile } from '../helpers/profile.js';
 
 // What the service sends is shown, never obeyed: --verbose never prints the token a service or proxy echoes back,
 // and a line break in the service's message cannot make a line that reads as the tool's own.

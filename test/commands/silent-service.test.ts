@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { journalEntries, record, writeNdjson } from '../bulk/helpers.js';
 import { serversClosedAfterEach } from '../helpers/http-server.js';
-import { folderWithProfile, runInProcess } from '../helpers/in-process.js';
-import { newToken } from '../helpers/safe-cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { newToken } from '../helpers/secrets.js';
+import { folderWithProfile } from '../helpers/profile.js';
 
 // A service that stops answering stops a bulk run: time-outs and connections that never open count toward the
 // stop rule, and while they last one request at a time goes out, so only the few records in flight when the

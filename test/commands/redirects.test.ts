@@ -7,9 +7,10 @@ import {
   statisticsPath,
   type TestServer,
 } from '../helpers/http-server.js';
-import { folderWithProfile, runInProcess } from '../helpers/in-process.js';
-import { newToken } from '../helpers/safe-cli.js';
 import { join } from 'node:path';
+import { runInProcess } from '../helpers/in-process.js';
+import { newToken } from '../helpers/secrets.js';
+import { folderWithProfile } from '../helpers/profile.js';
 
 // A create or refund never follows a redirect: the customer's data goes only where the merchant pointed it, and a
 // 3xx is told as "not done by the service" (exit 4), never as a success another address claimed. A read (stats)

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor } from '../helpers/create-cli.js';
-import { runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
 
 // A bulk run as a CI shows it: the JUnit report GitLab, Jenkins and Azure DevOps read, and GitHub Actions'
 // annotations, log groups and step summary.

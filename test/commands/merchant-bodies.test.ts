@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { homeFor, received } from '../helpers/create-cli.js';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { homeFor } from '../helpers/profile.js';
 
 // Request bodies from merchants' own code: every problem of one body said in one run, each named by where its
 // value came from; fields the spec does not list dropped on request; contact values the spec gives no format sent

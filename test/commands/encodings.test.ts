@@ -1,0 +1,257 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
+
+// Text arrives in the encoding it was saved in, or is refused: a sheet Excel saved as "CSV (Comma delimited)" on an
+// Arabic Windows, a JSON file in Windows-1256, a lone surrogate, a profile with bytes that are not UTF-8 (a flag's
+// bytes: test/e2e/encodings.test.ts).
+
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+afterEach(() => sandbox.api.reset(false));
+
+/** Windows-1256's byte of each character it has, built from the platform's own decoder. */
+const windows1256 = new Map<string, number>();
+for (let byte = 0; byte < 256; byte++)
+  windows1256.set(new TextDecoder('windows-1256').decode(Uint8Array.of(byte)), byte);
+
+/** `text` saved in Windows-1256, byte by byte, as Excel on an Arabic Windows writes it. */
+function inWindows1256(text: string): Buffer {
+  return Buffer.from(
+    [...text].map((char) => {
+      const byte = windows1256.get(char);
+      if (byte === undefined) throw new Error(`Windows-1256 has no ${char}`);
+      return byte;
+    }),
+  );
+}
+
+/** A sheet as Excel's "CSV (Comma delimited)" writes it on an Arabic Windows: Windows-1256, CRLF, no BOM. */
+const arabicSheet = inWindows1256(
+  [
+    'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note,communicationMethod',
+    'INV-1,محمد علي,+201155512345,499,2030-01-01,2030-01-01,2030-02-01,اشتراك شهري,SMS',
+    'INV-2,سارة أحمد,+201098765432,150,2030-01-01,2030-01-01,2030-02-01,Delivery,SMS',
+  ].join('\r\n') + '\r\n',
+);
+
+const oneInvoice = {
+  customer: { name: 'Mona Adel', mobile: '+201001234567' },
+  amount: 100,
+  sendingDate: '2030-01-01',
+  releaseDate: '2030-01-01T00:00:00.000Z',
+  expiryDate: '2030-02-01T23:59:59.999Z',
+  note: 'Order 1',
+  communicationMethod: 'SMS',
+  paymentType: 'PUSH_TO_CUSTOMER',
+};
+
+describe('a sheet saved in Windows-1256', () => {
+  it('is refused before anything is sent, naming UTF-8, Windows-1256, the rows and columns, and the way out', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), arabicSheet);
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file sheet.csv is not UTF-8 text: line 2 holds bytes that are not UTF-8');
+    // The same cause in the same column of two rows is one line naming both.
+    expect(result.stderr).toContain('rows 2-3: column customer.name (B): holds characters that could not be read');
+    expect(result.stderr).toContain('row 2, column note (H)');
+    expect(result.stderr).toContain(
+      "This sheet looks like it was saved as 'CSV (Comma delimited)' on an Arabic Windows (Windows-1256): save it as 'CSV UTF-8', or pass --encoding windows-1256.",
+    );
+    expect(result.stderr).not.toContain('\uFFFD\uFFFD');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('is refused whole even with --skip-invalid: every record was read in the wrong encoding', async () => {
+    const home = homeFor(sandbox);
+    // The second row holds no Arabic: it decodes, yet it was saved in the same wrong encoding as the first.
+    writeFileSync(join(home, 'sheet.csv'), arabicSheet);
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes', '--skip-invalid'], {
+      home: home,
+    });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('nothing was sent');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('with --encoding windows-1256, creates each invoice with the names exactly as typed', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), arabicSheet);
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'sheet.csv', '--yes', '--encoding', 'windows-1256'],
+      { home },
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    const requests = (await sandbox.api.invoices()).map((invoice) => invoice.request as typeof oneInvoice);
+    expect(requests.map((request) => [request.customer.name, request.note])).toEqual([
+      ['محمد علي', 'اشتراك شهري'],
+      ['سارة أحمد', 'Delivery'],
+    ]);
+  });
+
+  it('read as ISO-8859-6 where it has no such letters, is refused naming ISO-8859-6', async () => {
+    const home = homeFor(sandbox);
+    // Some bytes of Arabic letters in Windows-1256 (0xDF, ك of اشتراك) are no character at all in ISO-8859-6.
+    writeFileSync(join(home, 'sheet.csv'), arabicSheet);
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--encoding', 'iso-8859-6'], {
+      home: home,
+    });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not ISO-8859-6 text');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('a UTF-8 sheet read with --encoding windows-1256', () => {
+  // The flag left in a merchant's script from an older sheet: read as Windows-1256, UTF-8 Arabic would become other
+  // letters (no U+FFFD), and customers would read them.
+  const utf8Sheet = new TextDecoder('windows-1256').decode(arabicSheet);
+
+  for (const [saved, bytes] of [
+    ['without a byte order mark (LibreOffice, Google Sheets)', Buffer.from(utf8Sheet)],
+    ["with one (Excel's 'CSV UTF-8')", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(utf8Sheet)])],
+  ] as const) {
+    it(`is refused, ${saved}, naming UTF-8 and the way out; nothing is sent`, async () => {
+      const home = homeFor(sandbox);
+      writeFileSync(join(home, 'sheet.csv'), bytes);
+      const result = await runInProcess(
+        ['create', 'single', '--file', 'sheet.csv', '--encoding', 'windows-1256', '--yes'],
+        { home },
+      );
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain('--file sheet.csv is UTF-8 text, not Windows-1256');
+      expect(result.stderr).toContain('Drop --encoding windows-1256: UTF-8 is read without it.');
+      expect((await received(sandbox)).count).toBe(0);
+    });
+  }
+
+  it('the same sheet without the flag creates each invoice with the names exactly as typed', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), Buffer.from(utf8Sheet));
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
+    expect(result.code, result.stderr).toBe(0);
+    const names = (await sandbox.api.invoices()).map((invoice) => (invoice.request as typeof oneInvoice).customer.name);
+    expect(names).toEqual(expect.arrayContaining(['محمد علي', 'سارة أحمد']));
+  });
+});
+
+describe('UTF-16 and byte order marks', () => {
+  it('reads a UTF-16 sheet with its byte order mark without a flag (Excel\'s "Unicode Text", tab-separated)', async () => {
+    const home = homeFor(sandbox);
+    const text = [
+      'businessReference\tcustomer.name\tcustomer.mobile\tamount\tsendingDate\treleaseDate\texpiryDate\tnote',
+      'INV-1\tسارة أحمد\t+201001234567\t99.5\t2030-01-01\t2030-01-01\t2030-02-01\tRent',
+    ].join('\r\n');
+    writeFileSync(join(home, 'sheet.csv'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(((await received(sandbox)).last?.request as typeof oneInvoice).customer.name).toBe('سارة أحمد');
+  });
+
+  it('reads a UTF-16BE JSON invoice without a mark, and a UTF-8 one with its mark, as before', async () => {
+    const home = homeFor(sandbox);
+    const json = JSON.stringify({ ...oneInvoice, customer: { ...oneInvoice.customer, name: 'محمد' } });
+    writeFileSync(join(home, 'be.json'), Buffer.from(json, 'utf16le').swap16());
+    writeFileSync(join(home, 'bom.json'), `\uFEFF${JSON.stringify({ ...oneInvoice, note: 'Order 2' })}`);
+
+    expect((await runInProcess(['create', 'single', '--file', 'be.json', '--yes'], { home })).code).toBe(0);
+    expect((await runInProcess(['create', 'single', '--file', 'bom.json', '--yes'], { home })).code).toBe(0);
+    const requests = (await sandbox.api.invoices()).map((invoice) => invoice.request as typeof oneInvoice);
+    expect(requests.map((request) => [request.customer.name, request.note])).toEqual([
+      ['محمد', 'Order 1'],
+      ['Mona Adel', 'Order 2'],
+    ]);
+  });
+});
+
+describe('JSON that cannot be sent as text', () => {
+  it('refuses a JSON invoice with bytes that are not UTF-8, naming the field, the line and Windows-1256', async () => {
+    const home = homeFor(sandbox);
+    const json = JSON.stringify({ ...oneInvoice, customer: { ...oneInvoice.customer, name: 'محمد علي' } }, null, 2);
+    writeFileSync(join(home, 'invoice.json'), inWindows1256(json));
+    const result = await runInProcess(['create', 'single', '--file', 'invoice.json', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file invoice.json is not UTF-8 text: line 3 holds bytes that are not UTF-8');
+    expect(result.stderr).toContain('customer.name: holds bytes that could not be read as text');
+    expect(result.stderr).toContain('Windows-1256 (Arabic Windows): save it as UTF-8, or pass --encoding windows-1256');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses the same bytes on stdin, and reads them with --encoding windows-1256', async () => {
+    const home = homeFor(sandbox);
+    const bytes = inWindows1256(JSON.stringify({ ...oneInvoice, note: 'طلب' }));
+    const refused = await runInProcess(['create', 'single', '--file', '-', '--yes'], { home, input: bytes });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--file stdin is not UTF-8 text');
+    expect(refused.stderr).toContain('note: holds bytes that could not be read as text');
+    expect((await received(sandbox)).count).toBe(0);
+
+    const read = await runInProcess(['create', 'single', '--file', '-', '--yes', '--encoding', 'windows-1256'], {
+      home: home,
+      input: bytes,
+    });
+    expect(read.code, read.stderr).toBe(0);
+    expect(((await received(sandbox)).last?.request as typeof oneInvoice).note).toBe('طلب');
+  });
+
+  it('refuses an NDJSON record with such bytes by record and line, and sends none of the others', async () => {
+    const home = homeFor(sandbox);
+    const lines = [
+      JSON.stringify({ ...oneInvoice, businessReference: 'A-1' }),
+      JSON.stringify({ ...oneInvoice, businessReference: 'A-2', note: 'طلب' }),
+    ];
+    writeFileSync(
+      join(home, 'invoices.ndjson'),
+      Buffer.concat([Buffer.from(`${lines[0]}\n`), inWindows1256(`${lines[1]}\n`)]),
+    );
+    const result = await runInProcess(['create', 'single', '--file', 'invoices.ndjson', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('line 2 holds bytes that are not UTF-8');
+    expect(result.stderr).toContain('record 2 (line 2): note: holds characters that could not be read');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a lone surrogate ("\\ud800" in JSON) with its field path, and sends nothing', async () => {
+    const home = homeFor(sandbox);
+    const json = JSON.stringify(oneInvoice).replace('"Mona Adel"', '"Mona \\ud800Adel"');
+    writeFileSync(join(home, 'invoice.json'), json);
+    const one = await runInProcess(['create', 'single', '--file', 'invoice.json', '--yes'], { home });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('  customer.name: holds a lone surrogate (U+D800), half of a character');
+
+    writeFileSync(join(home, 'invoices.ndjson'), `${JSON.stringify(oneInvoice)}\n${json}\n`);
+    const many = await runInProcess(['create', 'single', '--file', 'invoices.ndjson', '--yes'], { home });
+    expect(many.code).toBe(2);
+    expect(many.stderr).toContain('record 2 (line 2): customer.name: holds a lone surrogate (U+D800)');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('flags and profiles', () => {
+  it('refuses a profile file with bytes that are not UTF-8, naming the key', async () => {
+    const home = homeFor(sandbox);
+    const profile = JSON.stringify({ defaults: { preferredPaymentMethod: 'بطاقة' } });
+    writeFileSync(join(home, '.einvoicerc.json'), inWindows1256(profile), { mode: 0o600 });
+    writeFileSync(join(home, 'invoice.json'), JSON.stringify(oneInvoice));
+    const result = await runInProcess(['create', 'single', '--file', 'invoice.json', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('defaults.preferredPaymentMethod: holds characters that could not be read');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+});
