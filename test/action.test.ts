@@ -347,14 +347,8 @@ describe('action.yml: kind refunds', () => {
       'drop-unknown-fields': 'true',
       'resend-uncertain': 'true',
     };
-    for (const [input, value] of Object.entries(invoiceOnly)) {
-      const run = refund({ [input]: value });
-      expect(run.status, input).toBe(2);
-      expect(run.stdout, input).toMatch(
-        new RegExp(`^::error[^:]*::The input ${input} is '${value}': kind refunds does not take it`, 'm'),
-      );
-      expect(run.argv, input).toBeUndefined();
-    }
+    for (const [input, value] of Object.entries(invoiceOnly))
+      expectRefused(refund({ [input]: value }), input, value, 'refunds');
     // Their defaults, given as the words they are, are no setting.
     for (const input of ['allow-expired', 'drop-unknown-fields', 'resend-uncertain'])
       expect(refund({ [input]: 'false' }).status, input).toBe(0);
@@ -367,14 +361,8 @@ describe('action.yml: kind refunds', () => {
       'mark-refunded': '1000012',
       'mark-not-refunded': '1000020',
     };
-    for (const [input, value] of Object.entries(refundOnly)) {
-      const run = create({ [input]: value });
-      expect(run.status, input).toBe(2);
-      expect(run.stdout, input).toMatch(
-        new RegExp(`^::error[^:]*::The input ${input} is '${value}': kind single does not take it`, 'm'),
-      );
-      expect(run.argv, input).toBeUndefined();
-    }
+    for (const [input, value] of Object.entries(refundOnly))
+      expectRefused(create({ [input]: value }), input, value, 'single');
   });
 });
 
@@ -482,3 +470,17 @@ describe('action.yml: the journal follows the file across workflow runs', () => 
     expect(save?.if).toBe("always() && steps.journal-save.outputs.key != ''");
   });
 });
+
+/** A run of the Action's step refused for an input its kind does not take: exit 2, the ::error:: line, no einvoice. */
+function expectRefused(
+  run: { status: number | null; stdout: string; argv?: unknown },
+  input: string,
+  value: string,
+  kind: string,
+) {
+  expect(run.status, input).toBe(2);
+  expect(run.stdout, input).toMatch(
+    new RegExp(`^::error[^:]*::The input ${input} is '${value}': kind ${kind} does not take it`, 'm'),
+  );
+  expect(run.argv, input).toBeUndefined();
+}

@@ -24,36 +24,17 @@ async function plan(
 ) {
   const journaled: Array<Omit<Planned, 'index' | 'previouslySent'>> = [];
   const text = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
-  const {
-    defaults = {},
-    flags = {},
-    now: at = now,
-    datesAt = at,
-    amountChoice,
-    referencePrefix,
-    allowExpired,
-    strict,
-    droppedFields,
-    timeZone,
-    ...rest
-  } = options;
-  const kind = invoiceChecking({
-    kind: 'single',
-    defaults,
-    flags,
-    now: at,
-    datesAt,
-    amountChoice,
-    referencePrefix,
-    allowExpired,
-    strict,
-    droppedFields,
-    timeZone,
-  });
+  const { journal, shard, signal, place, resendUncertain = false, records, now: at = now, ...checks } = options;
+  const datesAt = checks.datesAt ?? at;
+  const kind = invoiceChecking({ kind: 'single', defaults: {}, flags: {}, ...checks, now: at, datesAt });
   const result = await planBatch({
     kind,
-    resendUncertain: false,
-    records: readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
+    resendUncertain,
+    journal,
+    shard,
+    signal,
+    place,
+    records: records ?? readRecords(chunked(text, 64), 'ndjson', 'batch.ndjson'),
     planned: {
       appendPlanned: ({ key, businessReference }, bodyJson) => {
         const body = JSON.parse(bodyJson) as Record<string, unknown>;
@@ -62,7 +43,6 @@ async function plan(
       },
       written: () => Promise.resolve(),
     },
-    ...rest,
   });
   // What the send reads back: each entry with its index in the results, in the plan's order.
   const planned: Planned[] = journaled.map((entry, position) => {
