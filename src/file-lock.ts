@@ -33,11 +33,6 @@ const heldHere = new Set<string>();
 
 /** A lock file that names no owner yet is being created right now, unless it is older than this. */
 const creationMs = 5_000;
-/**
- * A lock folder left by an earlier einvoice (which locked with a folder, refreshed every 5 s while held) is stale
- * once older than this.
- */
-const olderVersionStaleMs = 10_000;
 /** A takeover lock is held for a few milliseconds; one older than this was left by a process killed meanwhile. */
 const takeoverStaleMs = 10_000;
 
@@ -93,24 +88,18 @@ type Owner = number | 'being-taken' | 'gone' | 'released';
 async function ownerOf(lockPath: string, key: string): Promise<Owner> {
   const text = await lockText(lockPath);
   if (text === undefined) return 'released';
-  if (text === folder) return (await isRecent(lockPath, olderVersionStaleMs)) ? 'being-taken' : 'gone';
   const owner = Number(text.trim());
   if (!(Number.isInteger(owner) && owner > 0)) return (await isRecent(lockPath, creationMs)) ? 'being-taken' : 'gone';
   if (owner === process.pid) return heldHere.has(key) ? owner : 'gone';
   return isRunning(owner) ? owner : 'gone';
 }
 
-/** Stands for a lock that is a folder (an earlier einvoice's), in place of a lock file's text. */
-const folder = '\u0000folder';
-
-/** The lock file's text; `folder` for a lock folder; undefined when there is no lock. */
+/** The lock file's text; undefined when there is no lock. */
 async function lockText(lockPath: string): Promise<string | undefined> {
   try {
     return await readFile(lockPath, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'EISDIR') return folder;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
@@ -134,7 +123,7 @@ async function removeStale(lockPath: string, key: string): Promise<boolean> {
     const owner = await ownerOf(lockPath, key);
     if (owner === 'released') return true;
     if (owner !== 'gone') return false;
-    await rm(lockPath, { force: true, recursive: true });
+    await rm(lockPath, { force: true });
     return true;
   } finally {
     await takeover.close();

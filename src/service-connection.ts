@@ -1,5 +1,5 @@
 import { createServiceClient, type ServiceClient } from './api/client.js';
-import { legacySandboxStateFile, sandboxStateFile } from './config/paths.js';
+import { sandboxStateFile } from './config/paths.js';
 import { tokenHint, type Profile } from './config/profile.js';
 import { UsageError } from './errors.js';
 import { isLoopback } from './schemas/loopback.js';
@@ -19,8 +19,6 @@ export interface ConnectOptions {
   timeoutMs?: number;
   maxRetryAfterMs?: number;
   log?: (line: string) => void;
-  /** Told what happened to the sandbox's state file, in a sentence for the merchant. */
-  notice?: (line: string) => void;
   env: NodeJS.ProcessEnv;
 }
 
@@ -37,7 +35,7 @@ export async function connectToService(profile: Profile, options: ConnectOptions
     tokenHint: tokenHint(profile),
   };
   if (profile.isEmbeddedSandbox) {
-    const sandbox = await startEmbeddedSandbox(options.env, options.notice);
+    const sandbox = await startEmbeddedSandbox(options.env);
     return {
       client: createServiceClient({ ...common, baseUrl: sandbox.url, token: sandbox.token }),
       baseUrl: sandbox.url,
@@ -57,25 +55,20 @@ export async function connectToService(profile: Profile, options: ConnectOptions
 }
 
 /** Starts the sandbox in this process over the merchant's sandbox state file (a new one gets the demo invoices). */
-async function startEmbeddedSandbox(env: NodeJS.ProcessEnv, notice?: (line: string) => void) {
+async function startEmbeddedSandbox(env: NodeJS.ProcessEnv) {
   const { startSandbox } = await import('./sandbox/index.js');
-  return startSandbox({
-    stateFile: sandboxStateFile(env),
-    legacyStateFile: legacySandboxStateFile(env),
-    demo: true,
-    ...(notice ? { notice } : {}),
-  });
+  return startSandbox({ stateFile: sandboxStateFile(env), demo: true });
 }
 
 /**
  * Connects to the admin API of the selected sandbox: the embedded one, or a sandbox served on this machine.
  * Any other environment is refused, so a real service is never sent sandbox commands.
  */
-export async function connectToSandboxAdmin(profile: Profile, env: NodeJS.ProcessEnv, notice?: (line: string) => void) {
+export async function connectToSandboxAdmin(profile: Profile, env: NodeJS.ProcessEnv) {
   // Loaded here, not with the module: the commands that talk to the service never build the admin API's schemas.
   const { createSandboxAdmin } = await import('./api/sandbox-admin.js');
   if (profile.isEmbeddedSandbox) {
-    const sandbox = await startEmbeddedSandbox(env, notice);
+    const sandbox = await startEmbeddedSandbox(env);
     return { admin: createSandboxAdmin(sandbox.url), baseUrl: sandbox.url, close: () => sandbox.close() };
   }
   const baseUrl = profile.baseUrl as string;

@@ -40,7 +40,6 @@ export async function openSession(options: GlobalOptions, context: CommandContex
         timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
         maxRetryAfterMs: options.maxRetryAfter === undefined ? undefined : options.maxRetryAfter * 1000,
         log: options.verbose ? (line) => terminal.debug(line) : undefined,
-        notice: (line) => terminal.info(line),
         env: context.env,
       }),
     now: async () => {

@@ -23,12 +23,6 @@ export function sandboxStateFile(env: NodeJS.ProcessEnv): string {
   return join(stateHome(env), 'einvoice', 'sandbox.sqlite');
 }
 
-/** Where earlier versions kept the embedded sandbox's state as JSON, read once into the database. */
-export function legacySandboxStateFile(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.EINVOICE_SANDBOX_STATE) return undefined;
-  return join(stateHome(env), 'einvoice', 'sandbox.json');
-}
-
 /** The folder of files einvoice may delete at any time to rebuild them (Node's compile cache of the CLI). */
 export function cacheFolder(env: NodeJS.ProcessEnv): string {
   const cacheHome =

@@ -146,10 +146,14 @@ async function whileBusy(change: () => void): Promise<void> {
 /**
  * Opens the database in `file` (created, the user's alone, in a folder of the user's alone), or in memory. The
  * schema is written by the first process to open a new file; `initialize` then fills it, in the same transaction.
+ * A file that holds anything but a SQLite database is refused with StateFileError, and left as it was.
  */
 export async function openDatabase(file: string | undefined, initialize: (database: Database) => void) {
   const { DatabaseSync } = await loadSqlite();
-  if (file !== undefined) await createPrivateFile(file);
+  if (file !== undefined) {
+    await refuseOtherFile(file);
+    await createPrivateFile(file);
+  }
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(file ?? ':memory:');
@@ -189,9 +193,27 @@ export async function openDatabase(file: string | undefined, initialize: (databa
   return database;
 }
 
-/** True when the first bytes of a file are SQLite's header. */
-export function isDatabaseHeader(head: Buffer): boolean {
-  return head.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000';
+/**
+ * Throws StateFileError when `file` holds something (text, JSON, anything) that does not begin with SQLite's header;
+ * a missing or empty file is a new database. Checked before the file is made private, so that one refused is left as
+ * it was, mode included.
+ */
+async function refuseOtherFile(file: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    if (bytesRead > 0 && buffer.toString('latin1') !== 'SQLite format 3\u0000') {
+      throw new StateFileError(`${file} is not a sandbox database: it is not a SQLite file`);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { FaultInjector } from './faults.js';
 import { adminRoutes } from './routes/admin.js';
 import { serviceRoutes } from './routes/service.js';
 import { createSandboxServer, type SandboxLogEvent } from './server.js';
-import { openStateFile } from './state-file.js';
+import { openStore } from './store.js';
 
 export type { FaultKind } from '../schemas/sandbox-admin.js';
 export type { SandboxLogEvent } from './server.js';
@@ -23,12 +23,11 @@ export interface SandboxOptions {
   host?: string;
   /** Port to listen on; default 0 (a free one). */
   port?: number;
-  /** Keep the state in this database file, safely shared between processes; absent = in memory only. */
+  /**
+   * Keep the state in this database file, safely shared between processes; absent = in memory only. A file that is
+   * not a sandbox database is refused with StateFileError.
+   */
   stateFile?: string;
-  /** Where an earlier version kept this state as JSON: imported once into a new `stateFile`, then renamed. */
-  legacyStateFile?: string;
-  /** Told, in a sentence for the merchant, of what happened to the state file (a JSON state imported). */
-  notice?: (line: string) => void;
   /** The merchant token accepted; default a new random one (`sbx_...`). */
   token?: string;
   /** Seed a new state (no file, or an empty one) with the demo invoices. */
@@ -62,21 +61,17 @@ export interface RunningSandbox {
 }
 
 /**
- * Writes the whole state kept in `stateFile` as JSON, as the sandbox's state file of earlier versions held it, a
- * piece at a time. A missing file starts as the sandbox would start it (`demo`).
+ * Writes the whole state kept in `stateFile` as JSON (`SandboxState`, indented), a piece at a time. A missing file
+ * starts as the sandbox would start it (`demo`).
  */
 export async function exportSandboxState(options: {
   stateFile: string;
-  legacyStateFile?: string;
   demo?: boolean;
-  notice?: (line: string) => void;
   write: (text: string) => Promise<void>;
 }): Promise<void> {
-  const store = await openStateFile({
+  const store = await openStore({
     file: resolve(options.stateFile),
-    legacyFile: options.legacyStateFile === undefined ? undefined : resolve(options.legacyStateFile),
     create: () => freshState('1000001', options.demo ?? false),
-    notice: options.notice ?? (() => {}),
   });
   try {
     await store.export(options.write);
@@ -106,11 +101,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (!/^\S+$/.test(token)) throw new RangeError('The sandbox token must be non-empty text without spaces');
 
   const stateFile = options.stateFile === undefined ? undefined : resolve(options.stateFile);
-  const stored = await openStateFile({
+  const stored = await openStore({
     file: stateFile,
-    legacyFile: options.legacyStateFile === undefined ? undefined : resolve(options.legacyStateFile),
     create: () => freshState(firstInvoiceNumber, options.demo ?? false),
-    notice: options.notice ?? (() => {}),
   });
   const feed = options.ui ? new ChangeFeed(stateFile) : undefined;
   const store = feed ? feed.observe(stored) : stored;

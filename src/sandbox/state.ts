@@ -1,8 +1,8 @@
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import type { SandboxInvoiceStatus, SandboxOutboxMessage } from '../schemas/sandbox-admin.js';
 
-// The sandbox's state as JSON: what the state file of earlier versions held, what `sandbox export` prints and what a
-// new state starts from. The sandbox itself keeps it in a database (store.ts).
+// The sandbox's state as JSON: what `sandbox export` prints and what a new state starts from. The sandbox itself
+// keeps it in a database (store.ts).
 
 export type InvoiceStatus = SandboxInvoiceStatus;
 
@@ -83,29 +83,5 @@ export function incrementDigits(digits: string): string {
   return (BigInt(digits) + 1n).toString();
 }
 
-/** A state file that cannot be read as a sandbox state (JSON of an earlier version, or the database). */
+/** A state file that cannot be opened as the sandbox's database. */
 export class StateFileError extends Error {}
-
-/** Reads the text of a JSON state file; throws StateFileError when it is not a sandbox state. */
-export function parseState(text: string, file: string): SandboxState {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new StateFileError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const state = parsed as Partial<SandboxState> | null;
-  const looksRight =
-    typeof state === 'object' &&
-    state !== null &&
-    state.version === 1 &&
-    typeof state.nextInvoiceNumber === 'string' &&
-    /^\d+$/.test(state.nextInvoiceNumber) &&
-    typeof state.nextOrderReference === 'string' &&
-    typeof state.clockOffsetMs === 'number' &&
-    Array.isArray(state.invoices) &&
-    Array.isArray(state.outbox) &&
-    Array.isArray(state.tokens);
-  if (!looksRight) throw new StateFileError(`${file} is not a sandbox state file (version 1)`);
-  return state as SandboxState;
-}

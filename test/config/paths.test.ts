@@ -1,13 +1,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheFolder, draftFile, legacySandboxStateFile, sandboxStateFile } from '../../src/config/paths.js';
+import { cacheFolder, draftFile, sandboxStateFile } from '../../src/config/paths.js';
 
 describe("the merchant's folders", () => {
   it('follow XDG_STATE_HOME and XDG_CACHE_HOME when they are absolute paths', () => {
     const env = { XDG_STATE_HOME: '/srv/state', XDG_CACHE_HOME: '/srv/cache' };
     expect(sandboxStateFile(env)).toBe('/srv/state/einvoice/sandbox.sqlite');
-    expect(legacySandboxStateFile(env)).toBe('/srv/state/einvoice/sandbox.json');
     expect(cacheFolder(env)).toBe('/srv/cache/einvoice');
     expect(draftFile('single', env, new Date('2026-03-10T08:30:00.000Z'))).toBe(
       '/srv/state/einvoice/drafts/single-2026-03-10T08-30-00-000Z.json',
@@ -23,10 +22,8 @@ describe("the merchant's folders", () => {
   });
 
   it('keep drafts in the state folder when EINVOICE_SANDBOX_STATE moves the sandbox elsewhere', () => {
-    const env = { XDG_STATE_HOME: '/srv/state', EINVOICE_SANDBOX_STATE: '/tmp/sandbox.json' };
-    expect(sandboxStateFile(env)).toBe('/tmp/sandbox.json');
-    // A file of the merchant's choosing that holds JSON is itself read into the database (see the sandbox's tests).
-    expect(legacySandboxStateFile(env)).toBeUndefined();
+    const env = { XDG_STATE_HOME: '/srv/state', EINVOICE_SANDBOX_STATE: '/tmp/sandbox.sqlite' };
+    expect(sandboxStateFile(env)).toBe('/tmp/sandbox.sqlite');
     expect(draftFile('recurring', env, new Date(0))).toMatch(/^\/srv\/state\/einvoice\/drafts\/recurring-/);
   });
 });

@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import type { StoredInvoice } from '../../src/sandbox/state.js';
+import { openStore } from '../../src/sandbox/store.js';
 import { countEntries, records, until, writeNdjson } from '../bulk/helpers.js';
 import { runSpawned } from '../helpers/spawned.js';
 import { tempHome } from '../helpers/home.js';
@@ -103,7 +105,7 @@ describe('einvoice sandbox export', () => {
 
   it('ends quietly, exit 0, when its reader leaves early (| head)', async () => {
     const home = tempHome();
-    // A state of an earlier version, large enough to be printed in many pieces.
+    // A state large enough to be printed in many pieces, written to a database directly.
     const invoice = (index: number) => ({
       invoiceNumber: String(1000000 + index),
       kind: 'single',
@@ -116,10 +118,11 @@ describe('einvoice sandbox export', () => {
       request: { note: 'x'.repeat(1000) },
       refunds: [],
     });
-    const invoices = Array.from({ length: 500 }, (_, index) => invoice(index + 1));
-    const state = { version: 1, nextInvoiceNumber: '1000501', nextOrderReference: '1', clockOffsetMs: 0, outbox: [] };
-    writeFileSync(join(home, 'old.json'), JSON.stringify({ ...state, invoices, tokens: [] }));
-    const run = runSpawned(['sandbox', 'export', '--state', 'old.json'], { home, printsToken: true });
+    const invoices = Array.from({ length: 500 }, (_, index) => invoice(index + 1)) as unknown as StoredInvoice[];
+    const state = { version: 1, nextInvoiceNumber: '1000501', nextOrderReference: '1', clockOffsetMs: 0 } as const;
+    const file = join(home, 'big.sqlite');
+    (await openStore({ file, create: () => ({ ...state, invoices, outbox: [], tokens: [] }) })).close();
+    const run = runSpawned(['sandbox', 'export', '--state', 'big.sqlite'], { home, printsToken: true });
     // The reader leaves after the first chunk, as `| head -c 1` does.
     run.child.stdout.once('data', () => run.child.stdout.destroy());
     const { code, stderr } = await run;
@@ -127,7 +130,7 @@ describe('einvoice sandbox export', () => {
     expect(code).toBe(0);
   });
 
-  it('reads the file of a served sandbox with --state, and refuses one that is not there (exit 2)', async () => {
+  it('reads the file of a served sandbox with --state, and refuses one that is not there or not one (exit 2)', async () => {
     const home = tempHome();
     const missing = await runSpawned(['sandbox', 'export', '--state', 'nowhere.sqlite'], { env: { HOME: home } });
     expect(missing.code).toBe(2);
@@ -137,5 +140,13 @@ describe('einvoice sandbox export', () => {
     const exported = await runSpawned(['sandbox', 'export', '--state', 'mine.db'], { env: { HOME: home } });
     expect(exported.code, exported.stderr).toBe(0);
     expect((JSON.parse(exported.stdout) as { invoices: unknown[] }).invoices).toHaveLength(8);
+    // What export printed is for reading, not a state file: it is refused, and left as it was.
+    writeFileSync(join(home, 'printed.json'), exported.stdout);
+    const printed = await runSpawned(['sandbox', 'export', '--state', 'printed.json'], { env: { HOME: home } });
+    expect(printed.code).toBe(2);
+    expect(printed.stderr).toContain(
+      `${join(home, 'printed.json')} is not a sandbox database: it is not a SQLite file`,
+    );
+    expect(readFileSync(join(home, 'printed.json'), 'utf8')).toBe(exported.stdout);
   });
 });

@@ -203,7 +203,7 @@ describe('the dashboard', () => {
   });
 
   it('tells an open page when an invoice is created, here or by another process sharing the state file', async () => {
-    const stateFile = join(mkdtempSync(join(tmpdir(), 'einvoice-dashboard-')), 'sandbox.json');
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'einvoice-dashboard-')), 'sandbox.sqlite');
     const sandbox = await start({ stateFile });
     const other = await startSandbox({ stateFile });
     try {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { emptyState } from '../../src/sandbox/state.js';
+import { emptyState, type StoredInvoice } from '../../src/sandbox/state.js';
+import { openStore } from '../../src/sandbox/store.js';
 import { call } from './support.js';
 import { startTestSandbox, unpaidInvoice, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -73,12 +74,10 @@ describe('statistics of a state written before the ceilings', () => {
       issuedAt: '2026-01-01T00:00:00.000Z',
       refunds: [],
     });
-    // A JSON state file of an earlier version, read into the sandbox's database on start.
-    const file = join(mkdtempSync(join(tmpdir(), 'einvoice-money-')), 'state.json');
-    writeFileSync(
-      file,
-      JSON.stringify({ ...state, invoices: [stored('1', 'UNPAID'), stored('2', 'UNPAID'), stored('3', 'PAID')] }),
-    );
+    // A database holding such amounts, written directly: no request can create them.
+    const file = join(mkdtempSync(join(tmpdir(), 'einvoice-money-')), 'state.sqlite');
+    const invoices = [stored('1', 'UNPAID'), stored('2', 'UNPAID'), stored('3', 'PAID')] as unknown as StoredInvoice[];
+    (await openStore({ file, create: () => ({ ...state, invoices }) })).close();
     const old = await startSandbox({ stateFile: file });
     try {
       const statistics = (await call(old, 'GET', '/invoice-api/invoices/statistics')).body;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
-import { exportSandboxState, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { exportSandboxState, startSandbox, StateFileError, type RunningSandbox } from '../../src/sandbox/index.js';
+import { emptyState } from '../../src/sandbox/state.js';
 import { call, createInvoice, singleInvoice } from './support.js';
 
 describe('a state file', () => {
@@ -68,11 +69,33 @@ describe('a state file', () => {
     expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
   });
 
-  it('refuses a file that is not a sandbox state', async () => {
-    await start();
-    await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
-    await writeFile(stateFile, '{"invoices": 3}');
-    await expect(startSandbox({ stateFile })).rejects.toThrow(/not a sandbox state file/);
+  it('refuses a file that is not a sandbox database, naming it, and leaves it as it was', async () => {
+    await mkdir(dirname(stateFile), { recursive: true });
+    const exported = JSON.stringify(emptyState('1000001'), null, 2);
+    const others: [string, string | Buffer][] = [
+      ['the JSON of sandbox export', exported],
+      ['text', 'hello\n'],
+      ['garbage', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x42])],
+    ];
+    for (const [kind, content] of others) {
+      await writeFile(stateFile, content, { mode: 0o644 });
+      await chmod(stateFile, 0o644);
+      const refusal = await startSandbox({ stateFile }).catch((error: unknown) => error);
+      expect(refusal, kind).toBeInstanceOf(StateFileError);
+      expect((refusal as Error).message, kind).toBe(`${stateFile} is not a sandbox database: it is not a SQLite file`);
+      expect(await readFile(stateFile), kind).toEqual(Buffer.from(content));
+      expect((await stat(stateFile)).mode & 0o777, kind).toBe(0o644);
+      expect(await readdir(dirname(stateFile)), kind).toEqual(['state.json']);
+      await expect(exportSandboxState({ stateFile, write: async () => {} }), kind).rejects.toThrow(refusal as Error);
+    }
+  });
+
+  it("refuses a SQLite database that is not the sandbox's", async () => {
+    await mkdir(dirname(stateFile), { recursive: true });
+    const other = new DatabaseSync(stateFile);
+    other.exec('CREATE TABLE notes (text)');
+    other.close();
+    await expect(startSandbox({ stateFile })).rejects.toThrow(`${stateFile} is not a sandbox database`);
   });
 
   it('is shared by two sandboxes without losing or repeating anything', async () => {
@@ -137,78 +160,16 @@ describe('a state file', () => {
   });
 });
 
-describe('a state file of an earlier version (JSON)', () => {
-  let folder: string;
-  const running: RunningSandbox[] = [];
-  beforeEach(() => {
-    folder = mkdtempSync(join(tmpdir(), 'einvoice-sandbox-'));
-  });
-  afterEach(async () => {
-    await Promise.all(running.splice(0).map((sandbox) => sandbox.close()));
-  });
-
-  /** The JSON an earlier version kept: one paid invoice, its message, a moved clock. */
-  async function earlierState(): Promise<string> {
-    const file = join(folder, 'made.sqlite');
+describe('sandbox export', () => {
+  it('prints the state as JSON.stringify(state, null, 2): invoices, outbox, counters, no tokens', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'einvoice-sandbox-')), 'state.sqlite');
     const sandbox = await startSandbox({ stateFile: file });
     const number = await createInvoice(sandbox, 'single', singleInvoice({ businessReference: 'OLD-1' }));
     await call(sandbox, 'POST', `/__sandbox/invoices/${number}/pay`);
     await call(sandbox, 'POST', '/__sandbox/clock', { body: { advance: '2d' } });
     await sandbox.close();
-    let text = '';
-    await exportSandboxState({ stateFile: file, write: async (piece) => void (text += piece) });
-    return text;
-  }
-
-  it('is read once into the database, where it stood, and kept beside it under another name', async () => {
-    const json = await earlierState();
-    const stateFile = join(folder, 'state.json');
-    await writeFile(stateFile, json);
-    const notices: string[] = [];
-    const sandbox = await startSandbox({ stateFile, notice: (line) => notices.push(line) });
-    running.push(sandbox);
-    expect(notices).toEqual([
-      `Imported the sandbox's invoices from ${stateFile} into ${stateFile}; the JSON file is now ${stateFile}.imported.`,
-    ]);
-    expect(await readFile(`${stateFile}.imported`, 'utf8')).toBe(json);
-    expect((await readFile(stateFile)).subarray(0, 15).toString()).toBe('SQLite format 3');
-    const duplicate = await call(sandbox, 'POST', '/invoice-api/invoices/single', {
-      body: singleInvoice({ businessReference: 'OLD-1' }),
-    });
-    expect(duplicate.body).toMatchObject({ code: 'DUPLICATE_INVOICE', invoiceNumber: '1000001' });
-    await sandbox.close();
-
-    const again: string[] = [];
-    running.push(await startSandbox({ stateFile, notice: (line) => again.push(line) }));
-    expect(again).toEqual([]);
-    let exported = '';
-    await exportSandboxState({ stateFile, write: async (piece) => void (exported += piece) });
-    expect(exported).toBe(json);
-  });
-
-  it('is read from where the built-in sandbox kept it, by whichever of two sandboxes opens first', async () => {
-    const json = await earlierState();
-    const legacyStateFile = join(folder, 'sandbox.json');
-    const stateFile = join(folder, 'sandbox.sqlite');
-    await writeFile(legacyStateFile, json);
-    const notices: string[] = [];
-    const both = await Promise.all(
-      [0, 1].map(() => startSandbox({ stateFile, legacyStateFile, demo: true, notice: (line) => notices.push(line) })),
-    );
-    running.push(...both);
-    expect(notices).toHaveLength(1);
-    expect(notices[0]).toContain(`the JSON file is now ${legacyStateFile}.imported`);
-    for (const sandbox of both) {
-      const { invoices } = (await call(sandbox, 'GET', '/__sandbox/invoices')).body;
-      expect(invoices.map((invoice: { status: string }) => invoice.status)).toEqual(['PAID']);
-    }
-    expect((await readdir(folder)).filter((name) => name.startsWith('sandbox.json'))).toEqual([
-      'sandbox.json.imported',
-    ]);
-  });
-
-  it('prints as the earlier version wrote it: JSON.stringify(state, null, 2)', async () => {
-    const json = await earlierState();
+    let json = '';
+    await exportSandboxState({ stateFile: file, write: async (piece) => void (json += piece) });
     expect(json).toBe(`${JSON.stringify(JSON.parse(json), null, 2)}\n`);
     expect(JSON.parse(json)).toMatchObject({
       version: 1,

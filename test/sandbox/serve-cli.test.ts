@@ -64,7 +64,7 @@ describe('einvoice sandbox serve', () => {
   });
 
   it('shares a state file between two processes without losing an invoice', async () => {
-    const stateFile = join(tempHome(), 'shared', 'sandbox.json');
+    const stateFile = join(tempHome(), 'shared', 'sandbox.sqlite');
     const servers = await Promise.all([0, 1].map(() => serve(['--port', '0', '--json', '--state', stateFile])));
     const sandboxes = servers.map((served) => JSON.parse(served.firstLine) as RunningSandbox);
     const numbers = await Promise.all(
@@ -82,7 +82,7 @@ describe('einvoice sandbox serve', () => {
     for (const served of servers) expect((await stop(served.run)).code).toBe(0);
   });
 
-  it('exits 2 when the port is taken or the state file is not a sandbox state', async () => {
+  it('exits 2 when the port is taken or the state file is not a sandbox database, naming it', async () => {
     const taken = await startSandbox();
     try {
       const busy = await runSpawned(['sandbox', 'serve', '--port', new URL(taken.url).port]);
@@ -97,7 +97,7 @@ describe('einvoice sandbox serve', () => {
       env: { HOME: home },
     });
     expect(corrupt.code).toBe(2);
-    expect(corrupt.stderr).toMatch(/not a sandbox state file/);
+    expect(corrupt.stderr).toContain(`${join(home, 'state.json')} is not a sandbox database: it is not a SQLite file`);
   });
 
   it('exits 2 naming --fault when a fault flag is wrong', async () => {

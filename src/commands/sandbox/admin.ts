@@ -15,7 +15,7 @@ async function withSandbox<T>(
   task: (admin: Awaited<ReturnType<typeof connectToSandboxAdmin>>['admin'], session: Session) => Promise<T>,
 ): Promise<T> {
   const session = await openSession(options, context);
-  const connection = await connectToSandboxAdmin(session.profile, context.env, (line) => session.terminal.info(line));
+  const connection = await connectToSandboxAdmin(session.profile, context.env);
   try {
     return await task(connection.admin, session);
   } finally {

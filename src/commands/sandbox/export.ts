@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { legacySandboxStateFile, sandboxStateFile } from '../../config/paths.js';
+import { sandboxStateFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openSession } from '../../session.js';
@@ -8,7 +8,7 @@ import type { ExportOptions } from './flags.js';
 
 /** `einvoice sandbox export [--state FILE]`: prints the whole state of the built-in sandbox, or of FILE, as JSON. */
 export async function exportSandbox(options: ExportOptions, context: CommandContext): Promise<void> {
-  const { terminal, profile } = await openSession(options, context);
+  const { profile } = await openSession(options, context);
   const file = options.state === undefined ? undefined : resolve(context.cwd, options.state);
   if (file !== undefined && !existsSync(file)) {
     throw new UsageError(`There is no sandbox state file ${file}.`, {
@@ -23,10 +23,8 @@ export async function exportSandbox(options: ExportOptions, context: CommandCont
   const { exportSandboxState, StateFileError } = await import('../../sandbox/index.js');
   await exportSandboxState({
     stateFile: file ?? sandboxStateFile(context.env),
-    legacyStateFile: file === undefined ? legacySandboxStateFile(context.env) : undefined,
     // A built-in sandbox used for the first time starts as every other command would start it.
     demo: file === undefined,
-    notice: (line) => terminal.info(line),
     write: (text) => write(context.stdout, text),
   }).catch((error: unknown) => {
     // `sandbox export | head` has what it wanted: the rest is not read.

@@ -7,8 +7,7 @@ import { validate } from '../../schemas/validate.js';
 import type { SandboxLogEvent } from '../../sandbox/index.js';
 
 /** What `sandbox serve` runs with: its flags, or those `sandbox ui` sets; `open` opens the dashboard in a browser. */
-/** `legacyState`: where an earlier version kept the built-in sandbox's state as JSON. */
-type ServeWith = ServeOptions & { open?: boolean; legacyState?: string; currency?: string };
+type ServeWith = ServeOptions & { open?: boolean; currency?: string };
 
 /**
  * Reads `--fault KIND=RATE` (repeatable), `--latency` and `--seed` into fault settings, checked by the shared
@@ -90,14 +89,12 @@ export async function serveSandbox(
       host: options.host,
       port: options.port,
       stateFile,
-      legacyStateFile: options.legacyState,
       token: options.token,
       demo: options.demo,
       latencyMs: settings.latencyMs,
       faults: settings.faults,
       seed: settings.seed,
       log,
-      notice: (line) => context.stderr.write(`${line}\n`),
       ui: options.ui,
       currency: options.currency,
     }).catch((error: unknown) => {

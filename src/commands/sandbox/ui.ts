@@ -1,4 +1,4 @@
-import { legacySandboxStateFile, sandboxStateFile } from '../../config/paths.js';
+import { sandboxStateFile } from '../../config/paths.js';
 import { resolveProfile } from '../../config/profile.js';
 import type { CommandContext } from '../../context.js';
 import type { UiOptions } from './flags.js';
@@ -21,7 +21,6 @@ export async function sandboxUi(options: UiOptions, context: CommandContext): Pr
       ...options,
       host: '127.0.0.1',
       state: sandboxStateFile(context.env),
-      legacyState: legacySandboxStateFile(context.env),
       demo: true,
       ui: true,
       currency,
