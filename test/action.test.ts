@@ -96,6 +96,20 @@ function refund(given: Record<string, string> = {}) {
 /** What every run passes before the inputs' own flags. */
 const always = ['create', 'single', '--file', 'invoices.csv', '--yes', '--report', 'einvoice-report.xml'];
 
+/** The command line the Action's delimiter, concurrency, rate, retries and stop inputs of the tests below become. */
+const sheetAndPace = [
+  '--delimiter',
+  ';',
+  '--concurrency',
+  '4',
+  '--rate',
+  '2.5',
+  '--retries',
+  '0',
+  '--stop-after-failures',
+  '0',
+];
+
 describe('action.yml: inputs', () => {
   it('has an input for every reading and bulk setting of the CLI', () => {
     const settings = ['encoding', 'date-format', 'delimiter', 'ignore-column', 'allow-expired', 'format'];
@@ -205,16 +219,7 @@ describe('action.yml: the command line of "Create the invoices"', () => {
       'june-',
       '--format',
       'csv',
-      '--delimiter',
-      ';',
-      '--concurrency',
-      '4',
-      '--rate',
-      '2.5',
-      '--retries',
-      '0',
-      '--stop-after-failures',
-      '0',
+      ...sheetAndPace,
     ]);
   });
 
@@ -324,16 +329,7 @@ describe('action.yml: kind refunds', () => {
       'windows-1256',
       '--date-format',
       'DD/MM/YYYY',
-      '--delimiter',
-      ';',
-      '--concurrency',
-      '4',
-      '--rate',
-      '2.5',
-      '--retries',
-      '0',
-      '--stop-after-failures',
-      '0',
+      ...sheetAndPace,
       '--ignore-column',
       'region',
     ]);

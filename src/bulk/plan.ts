@@ -9,10 +9,11 @@ import type { CheckingKind } from './kind.js';
 import { toMinorUnits } from '../schemas/money.js';
 import type { RecordFinding } from '../output/findings.js';
 
-// Plans a batch before anything is sent: every record of the shard is merged and validated (record-check.ts),
-// given its content key, checked against the earlier records of the file (rule 2.3.2) and against the journal of
-// earlier runs. Each record to send is journaled with its final body (`planned`): the journal is the plan the send
-// reads back, so no body is held in memory and none is written twice.
+// Plans a batch before anything is sent: every record of the shard is checked by its kind (record-check.ts for an
+// invoice, refund-check.ts for a refund), given its content key, checked against the earlier records of the file
+// (what it may hold once) and against the journal of earlier runs. Each record to send is journaled with its final
+// body (`planned`): the journal is the plan the send reads back, so no body is held in memory and none is written
+// twice.
 
 /** `--shard I/N`: the records whose position modulo N is I-1. */
 export interface Shard {
@@ -63,8 +64,6 @@ export interface Plan {
   previouslySent: Set<number>;
   /** Every warning of every record, invalid ones included; each path names the record, its line and the field. */
   warnings: RecordFinding[];
-  /** The records with a warning. */
-  recordsWithWarnings: number;
   /** Records sent although their expiry had passed (`allowExpired`). */
   alreadyExpired: number;
   /** Records held back for their dates alone (without `allowExpired`). */
@@ -92,7 +91,6 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const results = new RecordResults();
   const issues: RecordFinding[] = [];
   const warnings: RecordFinding[] = [];
-  let recordsWithWarnings = 0;
   let alreadyExpired = 0;
   let heldForDates = 0;
   let heldForWarnings = 0;
@@ -129,7 +127,6 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     const warn = (found: FieldIssue[]) => {
       if (found.length === 0) return;
       result.warnings = found;
-      recordsWithWarnings += 1;
       for (const warning of found) warnings.push(placed(warning));
     };
 
@@ -249,7 +246,6 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     sendOrder,
     previouslySent: previouslySentIndexes,
     warnings,
-    recordsWithWarnings,
     alreadyExpired,
     heldForDates,
     heldForWarnings,

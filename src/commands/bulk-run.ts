@@ -384,7 +384,7 @@ function announce(
 function tellWarnings(plan: Plan, terminal: Session['terminal']): void {
   if (plan.warnings.length > 0) {
     terminal.warn(
-      `${counted(plan.recordsWithWarnings, 'record has', 'records have')} ${counted(plan.warnings.length, 'warning', 'warnings')} ` +
+      `${counted(plan.results.countWithWarnings(), 'record has', 'records have')} ${counted(plan.warnings.length, 'warning', 'warnings')} ` +
         `to look at:\n${listed(groupedFindings(plan.warnings))}`,
     );
   }

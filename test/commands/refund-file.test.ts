@@ -90,13 +90,9 @@ describe('refunds from a file', () => {
     const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 2);
     writeFileSync(join(home, 'refunds.csv'), csv);
     const pinned = await runRefund(home, [
-      '--file',
-      'refunds.csv',
-      '--yes',
-      '--expect-count',
-      '3',
-      '--expect-total',
-      '21',
+      ...['--file', 'refunds.csv', '--yes'],
+      ...['--expect-count', '3'],
+      ...['--expect-total', '21'],
     ]);
     expect(pinned.code).toBe(2);
     expect(pinned.stderr).toContain('--expect-count: is 3, the file has 2 refunds to send');
@@ -261,17 +257,8 @@ describe('refunds from a file against a failing service', () => {
 describe('refund of one invoice', () => {
   it('refuses the flags of a file of many', async () => {
     const home = homeFor(sandbox);
-    const result = await runRefund(home, [
-      '1000001',
-      '--amount',
-      '1',
-      '--reason',
-      'x',
-      '--order-ref',
-      '1',
-      '--report',
-      'r.csv',
-    ]);
+    const one = ['1000001', '--amount', '1', '--reason', 'x', '--order-ref', '1'];
+    const result = await runRefund(home, [...one, '--report', 'r.csv']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--report applies only to a --file of many refunds; nothing was sent.');
   });

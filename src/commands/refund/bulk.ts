@@ -31,7 +31,7 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
       hint: 'In a file of many refunds each has its own invoiceNumber, amount, reason and orderReferenceNumber.',
     });
   }
-  const pins = { count: expectedCount(options.expectCount), totalMinor: expectedTotal(options.expectTotal) };
+  const pins = { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) };
   const session = await openSession(options, context);
   const file = options.file as string;
   const input = await readInvoiceFile(file, context, options.format, options.encoding);
@@ -117,14 +117,6 @@ async function confirm(plan: Plan, options: RefundOptions, session: Session, con
         context,
       );
   if (!confirmed) throw new InterruptedError('Cancelled: nothing was sent.');
-}
-
-function expectedCount(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\s*\d+\s*$/.test(value)) {
-    throw new UsageError(`--expect-count ${value} is not a whole number; nothing was sent.`);
-  }
-  return Number(value);
 }
 
 /** The total the run expects, exact to the minor unit, by the rule of a refund's amount. */

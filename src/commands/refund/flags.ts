@@ -1,7 +1,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { csvOptions, type CsvFlags } from '../../bulk/csv-options.js';
 import { bulkOptions, type BulkFlags } from '../../bulk/options.js';
-import { repeatable } from '../../input/flag-parsers.js';
+import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 import { encodingNames } from '../../input/text-encoding.js';
 import type { OptionsOf, Root } from '../root.js';
 
@@ -39,9 +39,9 @@ export function declareRefund(root: Root) {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--dry-run', 'print the request that would be sent (or check a file of many), send nothing')
     .addOption(
-      new Option('--expect-count <n>', 'refuse to send unless the file holds exactly n refunds to send').helpGroup(
-        bulkGroup,
-      ),
+      new Option('--expect-count <n>', 'refuse to send unless the file holds exactly n refunds to send')
+        .argParser(wholeNumberFlag(0))
+        .helpGroup(bulkGroup),
     )
     .addOption(
       new Option(
