@@ -61,6 +61,15 @@ module.exports = {
       to: { path: `^src/commands/|${roots}` },
     },
     {
+      name: 'bulk-through-its-index',
+      severity: 'error',
+      comment:
+        'Outside the bulk engine, only its public index is used (output names the types of what a run hands it ' +
+        'through it too): the engine may reshape its modules without a command noticing.',
+      from: { path: '^src/', pathNot: '^src/bulk/' },
+      to: { path: '^src/bulk/', pathNot: '^src/bulk/index[.]ts$' },
+    },
+    {
       name: 'sandbox-stands-alone',
       severity: 'error',
       comment: 'The sandbox is the service, not a client: it reuses the schemas and nothing of the command line.',

@@ -1,6 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { BatchSummary } from '../bulk/summary.js';
-import type { RecordResult, RecordResults } from '../bulk/results.js';
+import type { BatchSummary, RecordResult, RecordResults } from '../bulk/index.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
 

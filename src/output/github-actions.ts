@@ -1,6 +1,5 @@
-import type { BatchSummary } from '../bulk/summary.js';
+import type { BatchSummary, RecordResult, RecordResults, RecordStatus } from '../bulk/index.js';
 import { EinvoiceError } from '../errors.js';
-import type { RecordResult, RecordResults, RecordStatus } from '../bulk/results.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
 import { recordNoun } from './bulk-summary.js';

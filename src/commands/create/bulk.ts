@@ -1,15 +1,13 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { invoiceSending } from '../../bulk/kind.js';
-import type { Plan } from '../../bulk/plan.js';
-import { invoiceChecking } from '../../bulk/record-check.js';
-import type { ManyInvoices } from '../../bulk/run.js';
+import { invoiceKind, type ManyInvoices, type Plan } from '../../bulk/index.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import { countOf } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
+import { bulkRunOf } from '../bulk-flags.js';
 import { runBulkCommand } from '../bulk-run.js';
-import { amountChoiceOf, type CreateOptions } from './options.js';
+import { amountChoiceOf, type CreateOptions } from './flags.js';
 
 /**
  * `einvoice create single|recurring --file` with many invoices: each record merged with the profile's defaults and
@@ -34,24 +32,19 @@ export async function createInvoicesInBulk(
   }
   const { profile, terminal } = session;
   const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
-  const checks = {
-    kind,
-    defaults: profile.defaults,
-    flags: flags.invoice,
-    timeZone: profile.timeZone,
-    allowExpired: Boolean(options.allowExpired),
-    droppedFields,
-    amountChoice: amountChoiceOf(options),
-    strict: options.strict ?? profile.strict,
-    referencePrefix: options.referencePrefix,
-  };
   await runBulkCommand(
     {
-      name: kind,
-      kind: {
-        sending: invoiceSending(kind),
-        checking: (clock) => invoiceChecking({ ...checks, ...clock }),
-      },
+      kind: invoiceKind({
+        kind,
+        defaults: profile.defaults,
+        flags: flags.invoice,
+        timeZone: profile.timeZone,
+        allowExpired: Boolean(options.allowExpired),
+        droppedFields,
+        amountChoice: amountChoiceOf(options),
+        strict: options.strict ?? profile.strict,
+        referencePrefix: options.referencePrefix,
+      }),
       afterPlan: () => {
         if (!droppedFields || droppedFields.size === 0) return;
         const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
@@ -59,7 +52,7 @@ export async function createInvoicesInBulk(
       },
       confirm: (plan) => confirm(kind, plan, options, session, context),
     },
-    options,
+    bulkRunOf(options),
     session,
     input,
     context,

@@ -1,10 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { readInvoiceFile } from '../../input/input-format.js';
-import { refundColumns } from '../../bulk/csv-columns.js';
-import { refundSending } from '../../bulk/kind.js';
-import type { Plan } from '../../bulk/plan.js';
-import { refundChecking } from '../../bulk/refund-check.js';
+import { refundKind, type Plan } from '../../bulk/index.js';
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
@@ -12,6 +9,7 @@ import { formatAmount } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession, type Session } from '../../session.js';
+import { bulkRunOf } from '../bulk-flags.js';
 import { runBulkCommand } from '../bulk-run.js';
 import type { RefundOptions } from './flags.js';
 
@@ -20,7 +18,7 @@ import type { RefundOptions } from './flags.js';
  * told (and pinned or typed), then sent by the bulk engine. A refund has no idempotency key: one whose request may
  * have left is never sent again until the merchant says what happened (--mark-refunded, --mark-not-refunded).
  */
-export async function refundFromFile(options: RefundOptions, context: CommandContext): Promise<void> {
+export async function refundFromFile(file: string, options: RefundOptions, context: CommandContext): Promise<void> {
   const oneOnly = [
     options.amount !== undefined ? '--amount' : '',
     options.reason !== undefined ? '--reason' : '',
@@ -33,7 +31,6 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
   }
   const pins = { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) };
   const session = await openSession(options, context);
-  const file = options.file as string;
   const input = await readInvoiceFile(file, context, options.format, options.encoding);
   if (input.kind === 'one') {
     throw new UsageError(`--file ${file} holds one JSON object, not a list of refunds; nothing was sent.`, {
@@ -44,8 +41,7 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
   }
   await runBulkCommand(
     {
-      name: 'refund',
-      kind: { sending: refundSending, checking: () => refundChecking, columns: refundColumns },
+      kind: refundKind,
       settle:
         options.markRefunded || options.markNotRefunded
           ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
@@ -59,7 +55,7 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
       },
       confirm: (plan) => confirm(plan, options, session, context),
     },
-    options,
+    bulkRunOf(options),
     session,
     input,
     context,
