@@ -1,7 +1,6 @@
 import { writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import {
   journalFor,
   runBulk,
@@ -105,9 +104,6 @@ export async function runBulkCommand(
   /** What the run says once it ends, set once its plan is known. */
   let finish: (durationMs: number, refused?: { next: string }) => Promise<void> = () => Promise.resolve();
 
-  // A run keeps a result for each record: left alone, V8 lets the heap grow to several times what is alive and
-  // its young generation to its largest, which at a million records is a gigabyte a CI runner may not have.
-  setFlagsFromString('--heap-growing-percent=30 --semi-space-growth-factor=1');
   try {
     const { plan, outcome } = await runBulk(
       {
