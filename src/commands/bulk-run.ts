@@ -166,6 +166,8 @@ export async function runBulkCommand(
         resume: plan.resume,
         alreadyExpired: plan.alreadyExpired,
         withoutReference: plan.withoutReference,
+        // Records repeat one another only by a reference (rule 2.3.2): a refund has none.
+        duplicates: command.kind.referenceField !== undefined,
       });
     // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
     let jsonWritten = false;
@@ -218,6 +220,7 @@ export async function runBulkCommand(
 
   /** After the plan: refuses what must not be sent (telling every record), announces the run and asks. */
   async function decide(plan: Plan): Promise<boolean> {
+    const reference = command.kind.referenceField;
     command.afterPlan?.(plan);
     if (plan.results.length === 0) {
       terminal.warn(
@@ -249,8 +252,8 @@ export async function runBulkCommand(
         plan.heldForWarnings > 0
           ? `${counted(plan.heldForWarnings, 'record is', 'records are')} held back for ${plan.heldForWarnings === 1 ? 'its' : 'their'} warnings (strict): ` +
             'correct the values' +
-            (plan.issues.some((issue) => issue.field?.includes('businessReference'))
-              ? ', give the records without a businessReference one (--reference-prefix)'
+            (reference !== undefined && plan.issues.some((issue) => issue.field?.includes(reference))
+              ? `, give the records without a ${reference} one (--reference-prefix)`
               : '') +
             ', or pass --no-strict to send them with their warnings.'
           : undefined,
@@ -271,7 +274,7 @@ export async function runBulkCommand(
         },
       );
     }
-    announce(plan, settings, session, journal?.shown, numbered);
+    announce(plan, settings, session, journal?.shown, numbered, kind);
     if (dryRun) {
       plan.results.replaceStatus('pending', 'valid');
       return false;
@@ -352,6 +355,7 @@ function announce(
   session: Session,
   journal: string | undefined,
   numbered: Numbered,
+  kind: RecordKindName,
 ): void {
   const { terminal } = session;
   const { resume } = plan;
@@ -359,7 +363,7 @@ function announce(
     // A dry run sends nothing and resumes nothing: it tells what the real run would do with the journal.
     terminal.info(
       `${settings.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${formatCount(resume.done)} ` +
-        `already created, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
+        `already ${kind === 'refund' ? 'refunded' : 'created'}, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
         `uncertain (not sent again), ${formatCount(resume.new)} new, ${formatCount(resume.changed)} changed.`,
     );
   }
