@@ -59,6 +59,8 @@ export interface BulkCommand {
   confirm(plan: Plan): Promise<void>;
   /** The merchant's word on records an earlier run sent without learning the outcome. */
   settle?: { done: readonly string[]; notDone: readonly string[] };
+  /** What the merchant can do about the records the run left undone, in the kind's words. */
+  whatNext(unfinished: readonly RecordResult[]): string;
 }
 
 /**
@@ -211,7 +213,7 @@ export async function runBulkCommand(
       if (inGithubActions(context.env)) {
         const { reportToGithub } = await import('./bulk-github.js');
         const unfinished = plan.results.withStatus(...unfinishedStatuses);
-        const next = refused?.next ?? (unfinished.length > 0 ? whatNext(unfinished, kind) : undefined);
+        const next = refused?.next ?? (unfinished.length > 0 ? command.whatNext(unfinished) : undefined);
         const runWarnings = plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : [];
         await reportToGithub({ summary, results: plan.results, numbered, input, next, runWarnings }, context);
       }
@@ -324,12 +326,12 @@ export async function runBulkCommand(
       // Invalid records with --skip-invalid, or records a journal holds back: it answers as the real run would
       // (exit 6), in its own words.
       throw new PartialFailureError(`Dry run: ${skippedLine(unfinished, plan.results.length)}; nothing was sent.`, {
-        hint: whatNext(unfinished, kind),
+        hint: command.whatNext(unfinished),
       });
     }
     if (unfinished.length > 0) {
       throw new PartialFailureError(`${notCreatedLine(unfinished, plan.results.length, kind)}.`, {
-        hint: whatNext(unfinished, kind),
+        hint: command.whatNext(unfinished),
       });
     }
   }
@@ -419,45 +421,6 @@ function listed(findings: readonly FieldIssue[]): string {
     lines.push(`  ...and ${formatCount(findings.length - listedIssues)} more (--report FILE lists them all)`);
   }
   return lines.join('\n');
-}
-
-/** What the merchant can do about the records that were not created (or refunds not made). */
-function whatNext(unfinished: RecordResult[], kind: RecordKindName): string {
-  const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
-  if (kind === 'refund') {
-    return [
-      has('failed') || has('not-sent')
-        ? 'Run the same command again to send the failed ones (fix the refused first).'
-        : undefined,
-      // A refund has no idempotency key: only the merchant can say whether an uncertain one was made.
-      has('uncertain')
-        ? 'Look up each uncertain refund in the merchant dashboard; a rerun never sends it again until you say what ' +
-          'happened: --mark-refunded INVOICE if it was refunded, --mark-not-refunded INVOICE to let a rerun send it.'
-        : undefined,
-      has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
-      has('changed') ? 'Edited refunds were not sent again: their earlier version was sent.' : undefined,
-    ]
-      .filter(Boolean)
-      .join(' ');
-  }
-  return [
-    has('failed') || has('not-sent') ? 'Run the same command again to send the failed ones.' : undefined,
-    // An uncertain record with a businessReference is sent again by a rerun, and the service refuses a duplicate of
-    // it (rule 2.3); only one without a reference needs looking up first.
-    unfinished.some((result) => result.status === 'uncertain' && result.businessReference !== undefined)
-      ? 'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.'
-      : undefined,
-    unfinished.some((result) => result.status === 'uncertain' && result.businessReference === undefined)
-      ? 'Look up the uncertain ones without a businessReference in the service; --resend-uncertain sends them again (a duplicate if they exist).'
-      : undefined,
-    has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
-    has('changed')
-      ? 'Edited records were not sent again: their earlier version was sent (the list says which exist). To create ' +
-        'the new version as another invoice, give it a new businessReference, or run with a new --journal.'
-      : undefined,
-  ]
-    .filter(Boolean)
-    .join(' ');
 }
 
 /** "1 record has", "2 records have": the count and the words that agree with it. */

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { readInvoiceFile } from '../../input/input-format.js';
-import { refundKind, type Plan } from '../../bulk/index.js';
+import { refundKind, type Plan, type RecordResult } from '../../bulk/index.js';
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
@@ -54,6 +54,7 @@ export async function refundFromFile(file: string, options: RefundOptions, conte
         checkPins(plan, pins, session);
       },
       confirm: (plan) => confirm(plan, options, session, context),
+      whatNext,
     },
     bulkRunOf(options),
     session,
@@ -125,4 +126,23 @@ function expectedTotal(value: string | undefined): bigint | undefined {
     });
   }
   return toMinorUnits(amount.data);
+}
+
+/** What the merchant can do about the refunds a run did not make. */
+function whatNext(unfinished: readonly RecordResult[]): string {
+  const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
+  return [
+    has('failed') || has('not-sent')
+      ? 'Run the same command again to send the failed ones (fix the refused first).'
+      : undefined,
+    // A refund has no idempotency key: only the merchant can say whether an uncertain one was made.
+    has('uncertain')
+      ? 'Look up each uncertain refund in the merchant dashboard; a rerun never sends it again until you say what ' +
+        'happened: --mark-refunded INVOICE if it was refunded, --mark-not-refunded INVOICE to let a rerun send it.'
+      : undefined,
+    has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
+    has('changed') ? 'Edited refunds were not sent again: their earlier version was sent.' : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
