@@ -6,6 +6,9 @@ import { helpTopic, helpTopics } from './help-topics.js';
 import { buildProgram } from './program.js';
 import { nearestName } from './schemas/nearest-name.js';
 
+// The standalone executable's entry sizes the heap as bin/einvoice.cjs does (scripts/build-binaries.mjs).
+export { sizeHeapFor } from './heap-size.js';
+
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
 export async function main(argv: string[], context?: CommandContext): Promise<number> {
   const interrupts = context ? undefined : watchInterrupts();

@@ -137,6 +137,8 @@ describe('records refused before anything is sent', () => {
     expect(result.stderr).toContain('1 record repeats an earlier record');
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.records[2]).toMatchObject({ status: 'duplicate', duplicateOf: 1, businessReference: 'INV-9' });
+    expect(report.summary).toMatchObject({ duplicatesInFile: 1 });
+    expect(result.stderr).toMatch(/^ {2}duplicates in file +1$/m);
     expect((await received(sandbox)).count).toBe(2);
   });
 });

@@ -26,7 +26,7 @@ import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/in
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
 import { openDraft } from './draft.js';
-import { amountChoiceOf, type CreateOptions } from './options.js';
+import { amountChoiceOf, type CreateOptions } from './flags.js';
 import { writePrivateFile } from '../../private-file.js';
 
 type Raw = Record<string, unknown>;

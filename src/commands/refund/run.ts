@@ -12,8 +12,7 @@ import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
-import { bulkFlagsGiven } from '../../bulk/options.js';
-import { csvFlagsGiven } from '../../bulk/csv-options.js';
+import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };
@@ -37,7 +36,7 @@ export async function refund(options: RefundOptions, context: CommandContext): P
       });
     }
     const { refundFromFile } = await import('./bulk.js');
-    return refundFromFile(options, context);
+    return refundFromFile(options.file, options, context);
   }
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
   const manyOnly = refundBulkFlagsGiven(options);
