@@ -1,7 +1,10 @@
+import { rename } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { sandboxStateFile } from '../../config/paths.js';
 import { connectToSandboxAdmin } from '../../service-connection.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { ExpireOptions, ResetOptions, SandboxOptions } from './flags.js';
-import { UsageError } from '../../errors.js';
+import { LocalFileError, UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
 import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { durationSchema } from '../../schemas/sandbox-admin.js';
@@ -87,8 +90,36 @@ export async function showSandboxOutbox(options: SandboxOptions, context: Comman
   });
 }
 
-/** `einvoice sandbox reset [--empty]`: starts over with the demo invoices, or with none. */
+/**
+ * `einvoice sandbox reset [--empty]`: starts over with the demo invoices, or with none. A built-in sandbox state file
+ * that is damaged is moved aside, kept for a look, and a new one started; any other that cannot be used is refused.
+ */
 export async function resetSandbox(options: ResetOptions, context: CommandContext): Promise<void> {
+  try {
+    await startOver(options, context);
+  } catch (error) {
+    const builtIn = resolve(sandboxStateFile(context.env));
+    if (!(error instanceof LocalFileError && error.problem === 'damaged' && error.file === builtIn)) throw error;
+    const kept = await moveAside(builtIn, new Date());
+    context.stderr.write(`The damaged state file is kept as ${kept}.\n`);
+    await startOver(options, context);
+  }
+}
+
+/** Moves a database file aside, with SQLite's files beside it, to a name of its own; returns that name. */
+async function moveAside(file: string, now: Date): Promise<string> {
+  const kept = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
+  // The write-ahead log first: one left beside a new file of the old name would be read into it.
+  for (const suffix of ['-wal', '-shm']) {
+    await rename(`${file}${suffix}`, `${kept}${suffix}`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  await rename(file, kept);
+  return kept;
+}
+
+async function startOver(options: ResetOptions, context: CommandContext): Promise<void> {
   await withSandbox(options, context, async (admin, { terminal }) => {
     const result = await admin.reset(!options.empty);
     terminal.data(
