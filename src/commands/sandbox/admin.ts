@@ -26,7 +26,10 @@ async function withSandbox<T>(
   }
 }
 
-/** `einvoice sandbox pay|cancel <invoiceNumber>`: settles an unpaid invoice as its customer would. */
+/**
+ * `einvoice sandbox pay|cancel <invoiceNumber>`: settles an unpaid invoice as its customer would. A payment's order
+ * reference number is stdout's, alone (or the answer as JSON); the sentence that tells it is stderr's.
+ */
 export async function settleSandboxInvoice(
   action: 'pay' | 'cancel',
   options: SandboxOptions & { invoiceNumber: string },
@@ -34,23 +37,25 @@ export async function settleSandboxInvoice(
 ): Promise<void> {
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
   await withSandbox(options, context, async (admin, { terminal }) => {
-    if (action === 'pay') {
-      const paid = await admin.pay(invoiceNumber);
-      terminal.data(
-        terminal.json
-          ? toJson(paid)
-          : `${terminal.out.green('✔')} Invoice ${paid.invoiceNumber} is PAID; order reference number ${paid.orderReferenceNumber}.`,
-      );
-    } else {
-      const canceled = await admin.cancel(invoiceNumber);
-      terminal.data(
-        terminal.json ? toJson(canceled) : `${terminal.out.green('✔')} Invoice ${canceled.invoiceNumber} is CANCELED.`,
-      );
+    const settled = action === 'pay' ? await admin.pay(invoiceNumber) : await admin.cancel(invoiceNumber);
+    if (terminal.json) {
+      terminal.data(toJson(settled));
+      return;
     }
+    const reference = settled.orderReferenceNumber;
+    if (action === 'cancel' || reference === undefined) {
+      terminal.success(`Invoice ${settled.invoiceNumber} is ${settled.status}.`);
+      return;
+    }
+    terminal.success(`Invoice ${settled.invoiceNumber} is PAID; order reference number ${reference}.`);
+    terminal.data(reference);
   });
 }
 
-/** `einvoice sandbox expire [--by 30d]`: moves the sandbox's clock so that invoices due by then expire. */
+/**
+ * `einvoice sandbox expire [--by 30d]`: moves the sandbox's clock so that invoices due by then expire; their numbers
+ * are stdout's, one a line.
+ */
 export async function advanceSandboxClock(options: ExpireOptions, context: CommandContext): Promise<void> {
   const checked = validate(durationSchema, options.by);
   if (!checked.success) {
@@ -60,11 +65,14 @@ export async function advanceSandboxClock(options: ExpireOptions, context: Comma
   }
   await withSandbox(options, context, async (admin, { terminal }) => {
     const { now, expired = [] } = await admin.advanceClock(checked.data);
-    terminal.data(
-      terminal.json
-        ? toJson({ now, expired })
-        : `Sandbox clock is now ${now}; ${expired.length === 0 ? 'no invoice expired' : `expired: ${expired.join(', ')}`}.`,
+    if (terminal.json) {
+      terminal.data(toJson({ now, expired }));
+      return;
+    }
+    terminal.info(
+      `Sandbox clock is now ${now}; ${expired.length === 0 ? 'no invoice expired' : `expired: ${expired.join(', ')}`}.`,
     );
+    for (const invoiceNumber of expired) terminal.data(invoiceNumber);
   });
 }
 
@@ -122,10 +130,8 @@ async function moveAside(file: string, now: Date): Promise<string> {
 async function startOver(options: ResetOptions, context: CommandContext): Promise<void> {
   await withSandbox(options, context, async (admin, { terminal }) => {
     const result = await admin.reset(!options.empty);
-    terminal.data(
-      terminal.json
-        ? toJson(result)
-        : `${terminal.out.green('✔')} Sandbox reset: ${result.invoices === 0 ? 'no invoices' : `${result.invoices} demo invoices`}.`,
-    );
+    if (terminal.json) terminal.data(toJson(result));
+    else
+      terminal.success(`Sandbox reset: ${result.invoices === 0 ? 'no invoices' : `${result.invoices} demo invoices`}.`);
   });
 }
