@@ -72,10 +72,11 @@ export const exitCodeTable: readonly ExitCodeDescription[] = [
   },
   {
     code: ExitCode.LocalFile,
-    meaning: 'a file einvoice keeps on this machine (the sandbox state) is damaged or cannot be used',
+    meaning: 'a file einvoice keeps on this machine is damaged or cannot be used',
     more:
-      'the message names the file, what is wrong with it (not a database of einvoice, cut short, a corrupted page, ' +
-      'made by a newer einvoice, read-only, held by another process) and what to do; the file was left as it was',
+      "the sandbox's state file: the message names the file, what is wrong with it (not a database of einvoice, " +
+      'cut short, a corrupted page, made by a newer einvoice, read-only, held by another process) and what to do; ' +
+      'the file was left as it was',
   },
   {
     code: ExitCode.Interrupted,

@@ -1,7 +1,7 @@
 import { access, chmod, constants, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementResultingChanges, StatementSync } from 'node:sqlite';
 import { LocalFileError, type LocalFileProblem } from './errors.js';
 
 // The one module that speaks to node:sqlite. It opens the SQLite files einvoice keeps (the sandbox's state, a
@@ -93,8 +93,12 @@ export class LocalDatabase {
   /** The rows `sql` selects, one at a time. */
   each(sql: string, ...values: SqlValue[]): Iterable<Row> {
     const rows = this.#guard(() => this.#db.prepare(sql).iterate(...values)) as Iterator<Row>;
-    const next = () => this.#guard(() => rows.next());
-    return { [Symbol.iterator]: () => ({ next }) };
+    const iterator: Iterator<Row> = {
+      next: () => this.#guard(() => rows.next()),
+      // A reader that stops early lets go of the statement.
+      return: (value?: Row) => rows.return?.(value) ?? { done: true, value },
+    };
+    return { [Symbol.iterator]: () => iterator };
   }
 
   /** The first row `sql` selects, if any. */
@@ -102,9 +106,9 @@ export class LocalDatabase {
     return this.#guard(() => this.#statement(sql).get(...values) as Row | undefined);
   }
 
-  /** Runs a statement that changes rows. */
-  run(sql: string, ...values: SqlValue[]): void {
-    this.#guard(() => this.#statement(sql).run(...values));
+  /** Runs a statement that changes rows; says how many it changed, and the rowid of the last row it inserted. */
+  run(sql: string, ...values: SqlValue[]): StatementResultingChanges {
+    return this.#guard(() => this.#statement(sql).run(...values));
   }
 
   /** The rows `sql` selects, with integers read as bigint (exact past 2^53). */
@@ -323,6 +327,10 @@ async function readHeader(file: string, refuse: Refuse): Promise<Header | undefi
     }
     const rawPageSize = buffer.readUInt16BE(16);
     const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
+    // A page size is a power of two from 512 to 65536.
+    if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) {
+      throw refuse('damaged', 'is damaged: its header is corrupted.');
+    }
     // The page count is up to date when the change counter matches the "version valid for" number.
     const pageCount = buffer.readUInt32BE(24) === buffer.readUInt32BE(92) ? buffer.readUInt32BE(28) : 0;
     return {

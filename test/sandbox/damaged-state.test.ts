@@ -74,6 +74,15 @@ describe('a built-in sandbox state file that cannot be used (exit 10, left as it
     expect(stderr).toContain('Or set EINVOICE_SANDBOX_STATE to another file');
   });
 
+  it('refuses a file whose header is corrupted', async () => {
+    const { home, file } = await homeWithState();
+    const bytes = readFileSync(file);
+    bytes.writeUInt16BE(3000, 16);
+    writeFileSync(file, bytes);
+    const stderr = await refused(['stats'], home, file);
+    expect(stderr).toContain(`The sandbox's state file ${file} is damaged: its header is corrupted.`);
+  });
+
   it('names a corrupted page as such, not as the service failing', async () => {
     const { home, file } = await homeWithState();
     const bytes = readFileSync(file);
