@@ -5,9 +5,10 @@
 
 /**
  * The bottom layer: the product's errors, the command context, its version, the files it ships, its folders, its lock of
- * a file and its private files.
+ * a file, its private files and its SQLite files.
  */
-const base = '^src/(errors|context|version|package-files|file-lock|private-file)[.]ts$|^src/config/paths[.]ts$';
+const base =
+  '^src/(errors|context|version|package-files|file-lock|private-file|local-database)[.]ts$|^src/config/paths[.]ts$';
 const roots = '^src/(index|program|session|service-connection|lib|start|heap-size|help-topics)[.]ts$';
 const peers = '^src/(input|api|output|config)/';
 

@@ -205,7 +205,8 @@ describe('inputs', () => {
     writeFileSync(join(home, 'one.json'), JSON.stringify(record(1)));
     const created = await runInProcess(['create', 'single', '--file', 'one.json'], { home });
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toMatch(/Created single invoice \d+/);
+    expect(created.stdout).toMatch(/^\d+\n$/);
+    expect(created.stderr).toMatch(/Created single invoice \d+/);
     const refused = await runInProcess(['create', 'single', '--file', 'one.json', '--concurrency', '4'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--concurrency applies only to a --file of many invoices');

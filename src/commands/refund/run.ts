@@ -115,11 +115,9 @@ export async function refund(options: RefundOptions, context: CommandContext): P
   } finally {
     await service.close();
   }
-  terminal.data(
-    terminal.json
-      ? toJson({ invoiceNumber, refunded: true, amount: body.amount })
-      : `${terminal.out.green('✔')} Refunded ${formatAmount(body.amount)} of invoice ${invoiceNumber} (${profile.name}).`,
-  );
+  // A refund makes no new number: without --json, stdout has nothing a script needs, and the sentence is stderr's.
+  if (terminal.json) terminal.data(toJson({ invoiceNumber, refunded: true, amount: body.amount }));
+  else terminal.success(`Refunded ${formatAmount(body.amount)} of invoice ${invoiceNumber} (${profile.name}).`);
 }
 
 async function confirm(
