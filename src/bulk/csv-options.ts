@@ -5,26 +5,31 @@ import { repeatable } from '../input/flag-parsers.js';
 // than commander.
 
 /** What `--format` forces the input to be read as. */
-export const inputFormats = ['csv', 'ndjson', 'json'] as const;
+export const inputFormats = ['csv', 'ndjson', 'json', 'xlsx'] as const;
 export type InputFormat = (typeof inputFormats)[number];
 
 /** Flags of a CSV input. */
 export interface CsvFlags {
   format?: InputFormat;
   delimiter?: string;
+  sheet?: string;
   dateFormat?: 'YYYY-MM-DD' | 'DD/MM/YYYY';
   ignoreColumn?: string[];
 }
 
-const csvFlagNames: ReadonlyArray<[keyof CsvFlags, string]> = [
-  ['delimiter', '--delimiter'],
-  ['dateFormat', '--date-format'],
-  ['ignoreColumn', '--ignore-column'],
+/** Each flag of a sheet, and the sheets it applies to: a CSV file, a workbook. */
+const csvFlagNames: ReadonlyArray<[keyof CsvFlags, string, ReadonlyArray<'csv' | 'xlsx'>]> = [
+  ['delimiter', '--delimiter', ['csv']],
+  ['sheet', '--sheet', ['xlsx']],
+  ['dateFormat', '--date-format', ['csv']],
+  ['ignoreColumn', '--ignore-column', ['csv', 'xlsx']],
 ];
 
-/** The CSV-only flags given, by name. */
-export function csvFlagsGiven(options: CsvFlags): string[] {
-  return csvFlagNames.filter(([key]) => options[key] !== undefined).map(([, flag]) => flag);
+/** The flags of a sheet given that do not apply to `format` (any of them when the input is no sheet). */
+export function csvFlagsGiven(options: CsvFlags, format?: string): string[] {
+  return csvFlagNames
+    .filter(([key, , formats]) => options[key] !== undefined && !formats.some((sheet) => sheet === format))
+    .map(([, flag]) => flag);
 }
 
 const delimiterNames: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
@@ -38,18 +43,19 @@ export function parseDelimiter(value: string): string {
   return delimiter;
 }
 
-const group = 'Spreadsheets (--file holding CSV, header row of field names):';
+const group = 'Spreadsheets (--file holding CSV or an .xlsx workbook, header row of field names):';
 
 /** Flags of reading CSV. */
 export function csvOptions(): Option[] {
   return [
     new Option(
       '--format <format>',
-      'read --file as csv, ndjson or json (default: by its extension and content)',
+      'read --file as csv, ndjson, json or xlsx (default: by its extension and content)',
     ).choices(inputFormats),
     new Option('--delimiter <char>', 'the CSV separator: , ; | or tab (default: sniffed from the header)').argParser(
       parseDelimiter,
     ),
+    new Option('--sheet <name>', 'the worksheet of an .xlsx workbook to read (default: the first)'),
     new Option('--date-format <format>', 'read dates with slashes as DD/MM/YYYY (never guessed)').choices([
       'YYYY-MM-DD',
       'DD/MM/YYYY',

@@ -83,7 +83,7 @@ export async function runBulkCommand(
   });
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
-  const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
+  const numbered: Numbered = input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line';
   /** Time spent waiting for the merchant's answer to the question: not the run's. */
   let answering = 0;
   /** What the run says once it ends, set once its plan is known. */
@@ -97,7 +97,13 @@ export async function runBulkCommand(
       {
         kind: command.kind,
         input,
-        sheet: { delimiter: options.delimiter, dateFormat: options.dateFormat, ignoreColumns: options.ignoreColumn },
+        sheet: {
+          delimiter: options.delimiter,
+          dateFormat: options.dateFormat,
+          ignoreColumns: options.ignoreColumn,
+          sheet: options.sheet,
+          timeZone: profile.timeZone,
+        },
         journal,
         target,
         shard: options.shard,
