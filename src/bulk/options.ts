@@ -44,7 +44,7 @@ const bulkFlagTable = [
   {
     flag: '--report',
     valueName: '<file>',
-    help: 'write one line per record: .csv, .xml (JUnit: a test case each), or NDJSON otherwise',
+    help: 'write one line per record: .csv, .xlsx (a workbook), .xml (JUnit: a test case each), or NDJSON otherwise',
   },
   {
     flag: '--reference-prefix',

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +146,34 @@ describe('a workbook made by another program', () => {
     expect(result.stderr).toContain('(Sheet1!D2)');
     expect(result.stderr).toContain('at most two decimals');
     expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('a bulk run with --report r.xlsx', () => {
+  it('writes a workbook with one row per record: typed cells under a frozen header', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'invoices.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('R-1'), row('R-2', { 3: { error: '#N/A' } }), row('R-3')] }],
+    });
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'invoices.xlsx', '--skip-invalid', '--report', 'r.xlsx', '--yes'],
+      { home },
+    );
+
+    expect(result.code, result.stderr).toBe(6);
+    const report = new Workbook();
+    await report.xlsx.readFile(join(home, 'r.xlsx'));
+    const sheet = report.getWorksheet(1);
+    const rows = sheet?.getSheetValues().slice(1) as unknown[][];
+    expect(rows.map((cells) => cells.slice(1, 5))).toEqual([
+      ['record', 'row', 'businessReference', 'status'],
+      [1, 2, 'R-1', 'created'],
+      [2, 3, 'R-2', 'invalid'],
+      [3, 4, 'R-3', 'created'],
+    ]);
+    expect(String(rows[2]?.[6])).toContain('amount: is the error #N/A');
+    expect(sheet?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(statSync(join(home, 'r.xlsx')).mode & 0o777).toBe(0o600);
   });
 });
 
