@@ -13,7 +13,8 @@ import { excelSerial, writeHandMadeWorkbook, type HandCell } from '../helpers/wo
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  // With its dashboard, whose download is checked too.
+  sandbox = await startTestSandbox({ ui: true });
 });
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.api.reset(false));
@@ -74,6 +75,20 @@ describe('a workbook made by another program', () => {
     });
     // No value to look at: the mobile stored as text is never in doubt.
     expect(result.stderr).not.toContain('leading 0');
+
+    // The dashboard's download holds them as they were sent: the name byte for byte, the amount a number.
+    const download = await fetch(`${sandbox.url}/__sandbox/dashboard.xlsx?search=X-1`);
+    expect(download.headers.get('content-type')).toContain('spreadsheetml');
+    const workbook = new Workbook();
+    await workbook.xlsx.load(new Uint8Array(await download.arrayBuffer()));
+    const rows = (workbook.getWorksheet(1)?.getSheetValues().slice(1) ?? []) as unknown[][];
+    expect(rows).toHaveLength(2);
+    const [headers = [], values = []] = rows.map((cells) => cells.slice(1));
+    const cell = (name: string) => values[headers.indexOf(name)];
+    expect(Buffer.from(String(cell('customer.name')))).toEqual(Buffer.from('سارة عبد الله'));
+    expect(cell('amount')).toBe(150.55);
+    expect(cell('businessReference')).toBe('X-1');
+    expect(cell('sendingDate')).toEqual(new Date('2030-01-05T00:00:00.000Z'));
   });
 
   it('reads the 1904 date system and a date-time cell as the wall clock of the profile zone', async () => {
