@@ -77,7 +77,7 @@ describe('a workbook made by another program', () => {
     expect(result.stderr).not.toContain('leading 0');
 
     // The dashboard's download holds them as they were sent: the name byte for byte, the amount a number.
-    const download = await fetch(`${sandbox.url}/__sandbox/dashboard.xlsx?search=X-1`);
+    const download = await fetch(`${sandbox.url}/__sandbox/ui/invoices.xlsx?search=X-1`);
     expect(download.headers.get('content-type')).toContain('spreadsheetml');
     const workbook = new Workbook();
     await workbook.xlsx.load(new Uint8Array(await download.arrayBuffer()));

@@ -106,9 +106,10 @@ export function dashboardRoutes(app: SandboxApp, feed: ChangeFeed, currency?: st
   return [
     { path: '/__sandbox/ui', scope: 'admin', methods: { GET: file('index.html') } },
     { path: '/__sandbox/ui/', scope: 'admin', methods: { GET: file('index.html') } },
+    // The page's download, beside its own files (it links to nothing elsewhere).
+    { path: '/__sandbox/ui/invoices.xlsx', scope: 'admin', methods: { GET: workbook(app) } },
     { path: '/__sandbox/ui/:file', scope: 'admin', methods: { GET: namedFile } },
     { path: '/__sandbox/dashboard', scope: 'admin', methods: { GET: view(app, currency) } },
-    { path: '/__sandbox/dashboard.xlsx', scope: 'admin', methods: { GET: workbook(app) } },
     { path: '/__sandbox/events', scope: 'admin', methods: { GET: events(feed) } },
   ];
 }
