@@ -278,6 +278,12 @@ async function drain(rest: AsyncIterator<Buffer>): Promise<Buffer[]> {
  * not named .csv), with the way to read it as one.
  */
 function withSheetHint(error: unknown, head: string): unknown {
+  // A zip's first bytes: an Excel workbook by another name, or on stdin.
+  if (error instanceof UsageError && head.startsWith('PK\u0003\u0004')) {
+    return new UsageError(error.message, {
+      hint: 'It is a zip file, as an Excel workbook is: give its path with --format xlsx, or name it .xlsx.',
+    });
+  }
   const firstLine = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   const looksLikeHeader = /^[^{["]/.test(firstLine.trim()) && /[,;\t|]/.test(firstLine);
   if (!(error instanceof UsageError) || !looksLikeHeader || error.hint) return error;

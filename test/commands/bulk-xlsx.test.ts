@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -131,7 +131,7 @@ describe('a workbook made by another program', () => {
     );
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('row 4, column amount (Invoices!D4)');
+    expect(result.stderr).toContain('row 4, column amount (Invoices!D4): is a formula whose value is an error');
     expect(result.stderr).toContain('row 5, column customer.mobile (Invoices!C5)');
     expect(result.stderr).toContain('#VALUE!');
     expect(result.stderr).toContain('row 6, column amount (Invoices!D6)');
@@ -237,18 +237,20 @@ describe("the dashboard's batch upload sheet", () => {
 });
 
 describe('a workbook that must not be read', () => {
-  it('refuses a macro workbook before reading it', async () => {
-    const home = homeFor(sandbox);
-    await writeHandMadeWorkbook(join(home, 'macro.xlsx'), {
-      sheets: [{ name: 'Sheet1', rows: [header, row('V-1')] }],
-      macro: true,
-    });
-    const result = await runInProcess(['create', 'single', '--file', 'macro.xlsx', '--yes'], { home });
+  for (const macro of ['vba-project', 'content-type'] as const) {
+    it(`refuses a macro workbook (${macro}) before reading it`, async () => {
+      const home = homeFor(sandbox);
+      await writeHandMadeWorkbook(join(home, 'macro.xlsm'), {
+        sheets: [{ name: 'Sheet1', rows: [header, row('V-1')] }],
+        macro,
+      });
+      const result = await runInProcess(['create', 'single', '--file', 'macro.xlsm', '--yes'], { home });
 
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('macro workbook');
-    expect((await received(sandbox)).count).toBe(0);
-  });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--file macro.xlsm was not read: it is a macro workbook');
+      expect((await received(sandbox)).count).toBe(0);
+    });
+  }
 
   it('refuses a zip bomb: a part that unpacks to far more than its size', async () => {
     const home = homeFor(sandbox);
@@ -260,6 +262,24 @@ describe('a workbook that must not be read', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('zip bomb');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('says how to read a workbook given another name, and that stdin cannot hold one', async () => {
+    const home = homeFor(sandbox);
+    const path = await writeHandMadeWorkbook(join(home, 'invoices.dat'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('N-1')] }],
+    });
+    const named = await runInProcess(['create', 'single', '--file', 'invoices.dat', '--yes'], { home });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('as an Excel workbook is: give its path with --format xlsx');
+
+    const piped = await runInProcess(['create', 'single', '--file', '-', '--format', 'xlsx', '--yes'], {
+      home,
+      input: readFileSync(path),
+    });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('A workbook is read from a file, not from stdin');
     expect((await received(sandbox)).count).toBe(0);
   });
 

@@ -21,8 +21,8 @@ export interface HandWorkbook {
   sheets: Array<{ name: string; rows: HandCell[][] }>;
   /** Excel's 1904 date system (old Macs). */
   date1904?: boolean;
-  /** A VBA project, as a macro workbook has. */
-  macro?: boolean;
+  /** A macro workbook's parts: its VBA project, or the content type that says it is one. */
+  macro?: 'vba-project' | 'content-type';
   /** More parts, by path. */
   extra?: Record<string, string | Uint8Array>;
 }
@@ -69,9 +69,10 @@ export async function handMadeWorkbook(book: HandWorkbook): Promise<Uint8Array> 
       `<sheetData>${rowXml.join('')}</sheetData></worksheet>`
     );
   });
-  const main = book.macro
-    ? 'application/vnd.ms-excel.sheet.macroEnabled.main+xml'
-    : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml';
+  const main =
+    book.macro === 'content-type'
+      ? 'application/vnd.ms-excel.sheet.macroEnabled.main+xml'
+      : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml';
   const parts: Record<string, string | Uint8Array> = {
     '[Content_Types].xml':
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
@@ -131,7 +132,7 @@ export async function handMadeWorkbook(book: HandWorkbook): Promise<Uint8Array> 
     `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${shared.length}" uniqueCount="${shared.length}">` +
     shared.map((text) => `<si><t xml:space="preserve">${escape(text)}</t></si>`).join('') +
     '</sst>';
-  if (book.macro) parts['xl/vbaProject.bin'] = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]);
+  if (book.macro === 'vba-project') parts['xl/vbaProject.bin'] = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]);
   Object.assign(parts, book.extra);
   let archive = zip();
   for (const [path, content] of Object.entries(parts)) archive = archive.add(path, content);
