@@ -1,5 +1,6 @@
 import { excelToDate, WorkbookReader } from '@cj-tech-master/excelts';
-import { UsageError, type FieldIssue } from '../errors.js';
+import { EinvoiceError, UsageError, type FieldIssue } from '../errors.js';
+import { workbookLimits } from '../input/workbook-file.js';
 import { decimalOfNumber, decimalToText } from '../schemas/money.js';
 import { instantOfWallClock } from '../schemas/time-zone.js';
 import { visible } from '../schemas/visible-text.js';
@@ -49,6 +50,17 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
     (column, row) => `${sheetReference(sheetName)}!${column.letter}${row}`,
   );
   const records = async function* (): AsyncGenerator<SourceRecord[]> {
+    try {
+      yield* worksheetRecords();
+    } catch (error) {
+      if (error instanceof EinvoiceError) throw error;
+      // The library's words for a part it cannot read (broken XML, a truncated zip).
+      throw new UsageError(
+        `--file ${options.name} is not a readable workbook: ${visible((error as Error).message)}; nothing was sent.`,
+      );
+    }
+  };
+  const worksheetRecords = async function* (): AsyncGenerator<SourceRecord[]> {
     const reader = new WorkbookReader(options.path, {
       worksheets: 'emit',
       // The table of texts is held while the rows are read; the workbook's check bounded it (input/workbook-file.ts).
@@ -56,6 +68,9 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
       styles: 'cache',
       hyperlinks: 'ignore',
       entries: 'ignore',
+      // Excel writes a worksheet before the texts it uses: the reader keeps it in a temporary file of its own until
+      // they are read. The workbook's check bounded what all its parts unpack to.
+      maxBufferedWorksheetBytes: workbookLimits.unpackedBytes,
     });
     let found = false;
     const names: string[] = [];

@@ -132,8 +132,7 @@ describe('a workbook made by another program', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('row 4, column amount (Invoices!D4): is a formula whose value is an error');
-    expect(result.stderr).toContain('row 5, column customer.mobile (Invoices!C5)');
-    expect(result.stderr).toContain('#VALUE!');
+    expect(result.stderr).toContain('row 5, column customer.mobile (Invoices!C5): is the error #VALUE!');
     expect(result.stderr).toContain('row 6, column amount (Invoices!D6)');
     expect(result.stderr).toContain('a formula without its value');
     expect((await received(sandbox)).count).toBe(0);
@@ -280,6 +279,19 @@ describe('a workbook that must not be read', () => {
     });
     expect(piped.code).toBe(2);
     expect(piped.stderr).toContain('A workbook is read from a file, not from stdin');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a workbook whose worksheet is broken, in words, without a stack trace', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'broken.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('K-1')] }],
+      extra: { 'xl/worksheets/sheet1.xml': '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row>' },
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'broken.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file broken.xlsx is not a readable workbook');
     expect((await received(sandbox)).count).toBe(0);
   });
 
