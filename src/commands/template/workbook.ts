@@ -9,7 +9,10 @@ import { fieldByPath } from '../../input/field-descriptions.js';
 import { relativeDay } from '../../input/dates.js';
 import { calendarDateIn, processTimeZone } from '../../schemas/time-zone.js';
 import { WorkbookStream, type WorkbookColumn, type WorkbookValue } from '../../workbook-writer.js';
-import type { TemplateKind } from './run.js';
+import type { InvoiceKind } from '../../schemas/invoice.js';
+
+/** What a template is of (as run.ts names it). */
+type TemplateKind = InvoiceKind | 'refunds';
 
 // `einvoice template KIND --format xlsx`: the template as a workbook a merchant fills in Excel. Its text columns are
 // formatted as text, so a mobile number or a reference keeps its leading 0; its dates are dates (today's, as the
