@@ -116,6 +116,10 @@ function currentQuery() {
 }
 
 function render(next, query) {
+  // The download holds the invoices of the state chosen or of the search, all of them rather than a page.
+  const filter = new URLSearchParams(query);
+  filter.delete('limit');
+  $('#download').href = `/__sandbox/ui/invoices.xlsx${filter.size > 0 ? `?${filter}` : ''}`;
   // New invoices are announced only when the page asked the same question as before.
   const before = view && query === viewQuery && new Set(view.invoices.map((invoice) => invoice.invoiceNumber));
   view = next;

@@ -185,6 +185,32 @@ records of a JSON file (validation up front, journal, resume, report).
 Errors name the row as the spreadsheet shows it (the header is row 1) and the
 column by its header and letter: row 17, column customer.mobile (C): ...`;
 
+const excel = `Excel workbooks (.xlsx)
+
+  einvoice template single --format xlsx --output a.xlsx    a workbook to fill
+  einvoice create single --file a.xlsx --dry-run            check every row
+
+A --file ending in .xlsx (or --format xlsx) is read as Excel holds it, as a
+CSV sheet's rows are (einvoice help csv): the same header names, the first
+worksheet or --sheet NAME, blank rows skipped.
+
+  text          as it is, Arabic included
+  numbers       the decimal Excel shows (150.55); more decimals than the
+                currency are refused
+  dates         calendar dates (1900 and 1904 systems); a date-time is that
+                wall clock in the profile's time zone
+  formulas      their saved value; none saved, or an error (#N/A, #VALUE!),
+                is refused
+  mobile        a number has lost its leading 0: warned; format the column
+                as text (the template does)
+  dashboard     Customer Name, Customer Mobile Number, Customer Email, Invoice
+                Amount, Businesses reference number, Note are read as their
+                fields; dates from --sending-date, --release-date, --expiry-date
+
+Errors name the cell as Excel does: row 4, column amount (Sheet1!D4): ...
+A macro workbook (.xlsm), a zip bomb or an oversized table of texts is
+refused unread (exit 2). --report report.xlsx writes the report as a workbook.`;
+
 /** The topics of `einvoice help <topic>`, each with its text. */
 export const helpTopics: Readonly<Record<string, () => string>> = {
   'exit-codes': exitCodes,
@@ -193,6 +219,7 @@ export const helpTopics: Readonly<Record<string, () => string>> = {
   money: () => money,
   dates: () => dates,
   csv: () => csv,
+  excel: () => excel,
 };
 
 /** The text of help topic `name`, ending with a line break, or undefined when there is no such topic. */

@@ -53,9 +53,23 @@ function cellKind(path: string, schema: Record<string, unknown>): CellKind {
   return choices?.includes('boolean') ? 'boolean' : 'text';
 }
 
-/** The field a header names: a dotted path (`customer.mobile`, `items[0].price`) or a flag name (`customer-mobile`). */
+/** The column names of the service dashboard's batch upload sheet, so a sheet made for it is read as it is. */
+const dashboardColumns = new Map([
+  ['customer name', 'customer.name'],
+  ['customer mobile number', 'customer.mobile'],
+  ['customer email', 'customer.email'],
+  ['invoice amount', 'amount'],
+  ['businesses reference number', 'businessReference'],
+  ['business reference number', 'businessReference'],
+]);
+
+/**
+ * The field a header names: a dotted path (`customer.mobile`, `items[0].price`), a flag name (`customer-mobile`) or
+ * a column name of the dashboard's batch upload (`Customer Mobile Number`).
+ */
 export function resolveColumn(header: string): ResolvedColumn {
-  const name = header.trim().replace(/^--/, '');
+  const name =
+    dashboardColumns.get(header.trim().replace(/\s+/g, ' ').toLowerCase()) ?? header.trim().replace(/^--/, '');
   const index = /\[(\d+)\]/.exec(name)?.[1];
   const field = knownFields().get(name.replace(/\[\d+\]/, '[]').toLowerCase());
   if (field && (index === undefined) === !field.path.includes('[]')) {

@@ -31,8 +31,25 @@ export interface CsvRecords {
   place: IssuePlace;
 }
 
+/**
+ * How a sheet's issues name their place: the row, then the column by its header and where it is (`cell`: its letter
+ * in a CSV file, the cell as Excel names it in a workbook).
+ */
+export function sheetPlace(
+  columns: () => readonly HeaderColumn[],
+  cell: (column: HeaderColumn, row: number) => string,
+): IssuePlace {
+  return (source, path) => {
+    if (path === undefined) return `row ${source.line}`;
+    const column = columnOf(columns(), path);
+    if (!column) return `row ${source.line}, ${path}`;
+    const named = `row ${source.line}, column ${column.header.trim()} (${cell(column, source.line)})`;
+    return column.field?.path === path ? named : `${named}: ${path}`;
+  };
+}
+
 /** A header column: what it is called in the sheet, its letter, and the field it holds (none when ignored). */
-interface HeaderColumn {
+export interface HeaderColumn {
   header: string;
   letter: string;
   field?: CsvField;
@@ -71,13 +88,10 @@ const batchSize = 32;
 /** Reads a CSV input of invoices; the header is checked before the first record comes out. */
 export function readCsvRecords(chunks: AsyncIterable<Buffer>, options: CsvReadOptions): CsvRecords {
   let columns: HeaderColumn[] = [];
-  const place: IssuePlace = (source, path) => {
-    if (path === undefined) return `row ${source.line}`;
-    const column = columnOf(columns, path);
-    if (!column) return `row ${source.line}, ${path}`;
-    const named = `row ${source.line}, column ${column.header.trim()} (${column.letter})`;
-    return column.field?.path === path ? named : `${named}: ${path}`;
-  };
+  const place = sheetPlace(
+    () => columns,
+    (column) => column.letter,
+  );
   const records = async function* (): AsyncGenerator<SourceRecord[]> {
     const { head, rest } = await untilFirstLine(chunks);
     const delimiter = options.delimiter ?? sniffDelimiter(head.toString('utf8'), options.name);
@@ -170,7 +184,11 @@ export function columnLetter(index: number): string {
 }
 
 /** Checks the header: every column an invoice field (or ignored), none twice, items in one form only. */
-function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderColumn[] {
+export function readHeader(
+  cells: readonly string[],
+  options: Pick<CsvReadOptions, 'name' | 'ignoreColumns' | 'columns'>,
+  row = 1,
+): HeaderColumn[] {
   const ignored = new Set(options.ignoreColumns?.map((name) => name.trim().toLowerCase()));
   const columnSet = options.columns ?? invoiceColumns;
   const problems: string[] = [];
@@ -195,7 +213,7 @@ function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderCo
   }
   if (problems.length > 0) {
     throw new UsageError(`The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`, {
-      issues: problems.map((problem) => ({ path: 'header (row 1)', message: problem })),
+      issues: problems.map((problem) => ({ path: `header (row ${row})`, message: problem })),
       hint:
         `--ignore-column NAME skips a column; ${columnSet.template} prints a header to start from.` +
         '\nsee: einvoice help csv',
@@ -205,7 +223,7 @@ function readHeader(cells: readonly string[], options: CsvReadOptions): HeaderCo
 }
 
 /** Cells outside the named columns that hold something: never silently dropped. */
-function strayCells(cells: readonly string[], columns: readonly HeaderColumn[]): FieldIssue[] {
+export function strayCells(cells: readonly string[], columns: readonly HeaderColumn[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   for (let index = 0; index < cells.length; index++) {
     if ((cells[index] as string).trim() === '') continue;

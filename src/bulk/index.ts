@@ -12,3 +12,4 @@ export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
 export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { refundColumns, resolveColumn, type ResolvedColumn } from './csv-columns.js';

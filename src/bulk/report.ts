@@ -6,9 +6,10 @@ import type { FieldIssue } from '../errors.js';
 import type { BatchSummary } from './summary.js';
 import { junitLines, type JunitSuite } from './report-junit.js';
 import { openPrivate } from '../private-file.js';
+import type { WorkbookValue } from '../workbook-writer.js';
 
-// The per-record report: `--report FILE` as CSV, JUnit XML or NDJSON (by the file's extension), and the `--json`
-// document.
+// The per-record report: `--report FILE` as CSV, a workbook, JUnit XML or NDJSON (by the file's extension), and the
+// `--json` document.
 
 /** What a record's `line` is called: a line of a JSON file, or a row of a spreadsheet. */
 export type Numbered = 'line' | 'row';
@@ -52,19 +53,24 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** One CSV row of a record; an invalid record's error lists its issues (`line` is the row for a CSV input). */
-export function csvRow(result: RecordResult, kind?: string): string {
+/** The cells of a record's row of a report; an invalid record's error lists its issues. */
+function reportCells(result: RecordResult, kind?: string): Record<string, unknown> {
   const error =
     result.error ?? result.issues?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? undefined;
   const warnings = result.warnings?.map((warning) => `${warning.path}: ${warning.message}`).join('; ');
-  const cells = { ...result, status: shownStatus(result.status, kind), error, warnings } as Record<string, unknown>;
+  return { ...result, status: shownStatus(result.status, kind), error, warnings };
+}
+
+/** One CSV row of a record; an invalid record's error lists its issues (`line` is the row for a CSV input). */
+export function csvRow(result: RecordResult, kind?: string): string {
+  const cells = reportCells(result, kind);
   return csvColumns.map((column) => csvField(cells[column])).join(',');
 }
 
-/** The report's format by its extension: `.csv`, `.xml` (JUnit), else NDJSON. */
-export function reportFormat(path: string): 'csv' | 'junit' | 'ndjson' {
+/** The report's format by its extension: `.csv`, `.xlsx` (a workbook), `.xml` (JUnit), else NDJSON. */
+export function reportFormat(path: string): 'csv' | 'xlsx' | 'junit' | 'ndjson' {
   const extension = extname(path).toLowerCase();
-  return extension === '.csv' ? 'csv' : extension === '.xml' ? 'junit' : 'ndjson';
+  return extension === '.csv' ? 'csv' : extension === '.xlsx' ? 'xlsx' : extension === '.xml' ? 'junit' : 'ndjson';
 }
 
 /** Writes the report: one line (one test case, in JUnit XML) per record, in file order. */
@@ -79,12 +85,42 @@ export async function writeReport(
   const out = (await openPrivate(path, 'w')).createWriteStream();
   const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
   failed.catch(() => undefined);
+  if (format === 'xlsx') {
+    await Promise.race([writeWorkbookReport(out, results, numbered, suite.kind), failed]);
+    return;
+  }
   const write = async (line: string) => {
     if (!out.write(`${line}\n`)) await Promise.race([once(out, 'drain'), failed]);
   };
   for (const line of reportLines(format, results, numbered, suite)) await write(line);
   out.end();
   await Promise.race([once(out, 'finish'), failed]);
+}
+
+/** The report as a workbook: the CSV report's columns, typed, one row per record. */
+async function writeWorkbookReport(
+  out: Writable,
+  results: Iterable<RecordResult>,
+  numbered: Numbered,
+  kind: string | undefined,
+): Promise<void> {
+  const finished = once(out, 'finish');
+  // Loaded only for a workbook report: the library is large.
+  const { WorkbookStream } = await import('../workbook-writer.js');
+  const workbook = WorkbookStream.start(out, {
+    name: 'Report',
+    columns: csvColumns.map((column) => ({
+      header: column === 'line' ? numbered : column,
+      type: column === 'record' || column === 'line' ? 'number' : 'text',
+      width: column === 'error' || column === 'warnings' ? 60 : undefined,
+    })),
+  });
+  for (const result of results) {
+    const cells = reportCells(result, kind);
+    workbook.addRow(csvColumns.map((column) => cells[column] as WorkbookValue));
+  }
+  await workbook.end();
+  await finished;
 }
 
 /** The report's lines in `format`: a CSV header and rows, JUnit XML, or one JSON object per line. */

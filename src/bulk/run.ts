@@ -4,6 +4,7 @@ import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { undecodableMessage } from '../input/text-encoding.js';
 import type { CsvReadOptions } from './csv-records.js';
+import type { XlsxReadOptions } from './xlsx-records.js';
 import type { InvoiceFileInput } from '../input/input-format.js';
 import { JournalWriter, journalVersion } from './journal.js';
 import type { BulkKind, CheckingKind, KindClient } from './kind.js';
@@ -18,6 +19,9 @@ import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type 
 // every record into the journal, then send them, or take the plan back when nothing is sent. What the run says and
 // asks is the command's, through the hooks; this module reads no flag of the command line.
 
+/** How a sheet is read: a CSV file's options, and a workbook's worksheet and the zone its date-times are in. */
+export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> & Pick<XlsxReadOptions, 'sheet' | 'timeZone'>;
+
 /** A file of many invoices, as `--file` reads it. */
 export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
 
@@ -25,8 +29,8 @@ export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
 export interface BulkRequest {
   kind: BulkKind;
   input: ManyInvoices;
-  /** How a sheet (CSV) is read. */
-  sheet: Omit<CsvReadOptions, 'name' | 'columns'>;
+  /** How a sheet is read. */
+  sheet: SheetOptions;
   /** The journal; absent for a dry run of stdin. */
   journal?: JournalPlace;
   target: JournalTarget;
@@ -269,8 +273,12 @@ function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never 
 /** The records of the input, and how their issues are placed (CSV: by row and column). */
 async function recordsOf(
   input: ManyInvoices,
-  sheet: Omit<CsvReadOptions, 'name'>,
+  sheet: SheetOptions & Pick<CsvReadOptions, 'columns'>,
 ): Promise<{ records: AsyncIterable<SourceRecord[]>; place?: IssuePlace }> {
+  if (input.format === 'xlsx') {
+    const { readXlsxRecords } = await import('./xlsx-records.js');
+    return readXlsxRecords({ ...sheet, name: input.name, path: input.absolutePath ?? input.path });
+  }
   if (input.format !== 'csv') return { records: readRecords(input.open(), input.format, input.name) };
   const { readCsvRecords } = await import('./csv-records.js');
   return readCsvRecords(input.open(), { ...sheet, name: input.name });

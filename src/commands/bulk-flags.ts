@@ -38,7 +38,7 @@ export const bulkFlag = {
   report: (group: string) =>
     new Option(
       '--report <file>',
-      'write one line per record: .csv, .xml (JUnit: a test case each), or NDJSON otherwise',
+      'write one line per record: .csv, .xlsx (a workbook), .xml (JUnit: a test case each), or NDJSON otherwise',
     ).helpGroup(group),
   referencePrefix: (group: string) =>
     new Option(
@@ -70,20 +70,24 @@ export const bulkFlag = {
 };
 
 /** What `--format` forces the input to be read as. */
-export const inputFormats = ['csv', 'ndjson', 'json'] as const;
+export const inputFormats = ['csv', 'ndjson', 'json', 'xlsx'] as const;
 
-const sheetGroup = 'Spreadsheets (--file holding CSV, header row of field names):';
+const sheetGroup = 'Spreadsheets (--file holding CSV or an .xlsx workbook, header row of field names):';
 
-/** The flags of reading a sheet (CSV), in the order `--help` lists them. */
+/** The flags of reading a sheet (CSV or a workbook), in the order `--help` lists them. */
 export const sheetFlag = {
   format: () =>
-    new Option('--format <format>', 'read --file as csv, ndjson or json (default: by its extension and content)')
+    new Option('--format <format>', 'read --file as csv, ndjson, json or xlsx (default: by its extension and content)')
       .choices(inputFormats)
       .helpGroup(sheetGroup),
   delimiter: () =>
     new Option('--delimiter <char>', 'the CSV separator: , ; | or tab (default: sniffed from the header)')
       .argParser(parseDelimiter)
       .helpGroup(sheetGroup),
+  sheet: () =>
+    new Option('--sheet <name>', 'the worksheet of an .xlsx workbook to read (default: the first)').helpGroup(
+      sheetGroup,
+    ),
   dateFormat: () =>
     new Option('--date-format <format>', 'read dates with slashes as DD/MM/YYYY (never guessed)')
       .choices(['YYYY-MM-DD', 'DD/MM/YYYY'] as const)
@@ -111,10 +115,21 @@ export function bulkFlagsGiven(options: object): string[] {
   return flagsGiven(options, bulkFlag);
 }
 
-/** The CSV-only flags given, by name (`--format` reads any file, so it is not one). */
-export function csvFlagsGiven(options: object): string[] {
-  const { format: _format, ...csvOnly } = sheetFlag;
-  return flagsGiven(options, csvOnly);
+/** The sheets each flag of reading one applies to (`--format` reads any file, so it is none of them). */
+const sheetsOf: Record<Exclude<keyof typeof sheetFlag, 'format'>, ReadonlyArray<string>> = {
+  delimiter: ['csv'],
+  sheet: ['xlsx'],
+  dateFormat: ['csv'],
+  ignoreColumn: ['csv', 'xlsx'],
+};
+
+/** The flags of reading a sheet given that do not apply to an input of `format` (all of them for no sheet). */
+export function csvFlagsGiven(options: object, format?: string): string[] {
+  const { format: _format, ...sheetOnly } = sheetFlag;
+  const misplaced = Object.entries(sheetOnly).filter(
+    ([name]) => !sheetsOf[name as keyof typeof sheetsOf].some((sheet) => sheet === format),
+  );
+  return flagsGiven(options, Object.fromEntries(misplaced));
 }
 
 /** The flags of a run over a file that every command offering one reads, as commander hands them over. */
@@ -124,6 +139,7 @@ export interface BulkRunFlags {
   journal?: string;
   shard?: Shard;
   delimiter?: string;
+  sheet?: string;
   dateFormat?: 'YYYY-MM-DD' | 'DD/MM/YYYY';
   ignoreColumn?: string[];
   resendUncertain?: boolean;
@@ -143,7 +159,12 @@ export function bulkRunOf(flags: BulkRunFlags): BulkRunSettings {
     report: flags.report,
     journal: flags.journal,
     shard: flags.shard,
-    sheet: { delimiter: flags.delimiter, dateFormat: flags.dateFormat, ignoreColumns: flags.ignoreColumn },
+    sheet: {
+      delimiter: flags.delimiter,
+      dateFormat: flags.dateFormat,
+      ignoreColumns: flags.ignoreColumn,
+      sheet: flags.sheet,
+    },
     resendUncertain: Boolean(flags.resendUncertain),
     sending: {
       concurrency: flags.concurrency ?? bulkDefaults.concurrency,

@@ -41,7 +41,7 @@ export interface BulkRunSettings {
   /** The journal the merchant named (`--journal`), as given. */
   journal?: string;
   shard?: Shard;
-  sheet: BulkRequest['sheet'];
+  sheet: Omit<BulkRequest['sheet'], 'timeZone'>;
   resendUncertain: boolean;
   sending: BulkRequest['sending'];
   /** No progress display and no note on resuming. */
@@ -100,7 +100,7 @@ export async function runBulkCommand(
   });
   const shard = settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
-  const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
+  const numbered: Numbered = input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line';
   /** Time spent waiting for the merchant's answer to the question: not the run's. */
   let answering = 0;
   /** What the run says once it ends, set once its plan is known. */
@@ -111,7 +111,7 @@ export async function runBulkCommand(
       {
         kind: command.kind,
         input,
-        sheet: settings.sheet,
+        sheet: { ...settings.sheet, timeZone: profile.timeZone },
         journal,
         target,
         shard: settings.shard,

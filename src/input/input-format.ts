@@ -11,7 +11,7 @@ import { parseJsonExactly } from '../schemas/exact-json.js';
 // object (the one-invoice flow), a JSON array of invoices, or NDJSON (one invoice per line).
 
 /** How the records of a file of many invoices are written. */
-export type RecordFormat = 'array' | 'ndjson' | 'csv';
+export type RecordFormat = 'array' | 'ndjson' | 'csv' | 'xlsx';
 
 /** What `--file` holds. */
 export type InvoiceFileInput =
@@ -33,6 +33,8 @@ export type InvoiceFileInput =
 
 const ndjsonExtensions = new Set(['.ndjson', '.jsonl']);
 const csvExtensions = new Set(['.csv', '.tsv']);
+/** A macro workbook (.xlsm) is read as one, to be refused as one. */
+const workbookExtensions = new Set(['.xlsx', '.xlsm']);
 /** How far detection reads while looking for the end of the first two lines. */
 const peekLimit = 1 << 20;
 
@@ -43,11 +45,16 @@ const peekLimit = 1 << 20;
 export async function readInvoiceFile(
   path: string,
   context: CommandContext,
-  forced?: 'csv' | 'ndjson' | 'json',
+  forced?: 'csv' | 'ndjson' | 'json' | 'xlsx',
   encoding?: EncodingName,
 ): Promise<InvoiceFileInput> {
   const name = path === '-' ? 'stdin' : path;
-  const named = forced === 'csv' || forced === 'ndjson' ? forced : undefined;
+  const named = forced === 'csv' || forced === 'ndjson' || forced === 'xlsx' ? forced : undefined;
+  if (path === '-' && named === 'xlsx') {
+    throw new UsageError('A workbook is read from a file, not from stdin; nothing was sent.', {
+      hint: 'Save it and give its path: --file invoices.xlsx.',
+    });
+  }
   if (path !== '-') {
     const absolutePath = resolve(context.cwd, path);
     const extension = extname(absolutePath).toLowerCase();
@@ -57,7 +64,9 @@ export async function readInvoiceFile(
         ? 'ndjson'
         : csvExtensions.has(extension)
           ? 'csv'
-          : undefined;
+          : workbookExtensions.has(extension)
+            ? 'xlsx'
+            : undefined;
     const head = byExtension ? '' : await peekFile(absolutePath, name, encoding);
     const format = byExtension ?? detectFormat(head);
     if (format === undefined || !(await readable(absolutePath))) {
@@ -67,6 +76,10 @@ export async function readInvoiceFile(
         throw withSheetHint(error, head);
       });
       return { kind: 'one', value };
+    }
+    if (format === 'xlsx') {
+      const { checkWorkbook } = await import('./workbook-file.js');
+      await checkWorkbook(absolutePath, name);
     }
     return many(format, path, name, absolutePath, encoding, () =>
       createReadStream(absolutePath, { highWaterMark: 1 << 16 }),
@@ -265,6 +278,12 @@ async function drain(rest: AsyncIterator<Buffer>): Promise<Buffer[]> {
  * not named .csv), with the way to read it as one.
  */
 function withSheetHint(error: unknown, head: string): unknown {
+  // A zip's first bytes: an Excel workbook by another name, or on stdin.
+  if (error instanceof UsageError && head.startsWith('PK\u0003\u0004')) {
+    return new UsageError(error.message, {
+      hint: 'It is a zip file, as an Excel workbook is: give its path with --format xlsx, or name it .xlsx.',
+    });
+  }
   const firstLine = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   const looksLikeHeader = /^[^{["]/.test(firstLine.trim()) && /[,;\t|]/.test(firstLine);
   if (!(error instanceof UsageError) || !looksLikeHeader || error.hint) return error;

@@ -103,3 +103,20 @@ function startInstant(date: string, timeZone: string): number {
   if (calendarDateIn(new Date(instant), timeZone) !== date) instant += 3_600_000;
   return instant;
 }
+
+/**
+ * The instant a wall clock reads in `timeZone`: `wall` holds the clock's fields as UTC (as a workbook's date-time
+ * cell does). A time a DST change skips is read an hour later.
+ */
+export function instantOfWallClock(wall: Date, timeZone: string): Date {
+  const clock = wall.getTime();
+  let instant = clock - offsetAt(clock, timeZone);
+  instant = clock - offsetAt(instant, timeZone);
+  return new Date(instant);
+}
+
+/** What the wall clock of `timeZone` reads at `instant`, as a date whose UTC fields are that clock (for a workbook). */
+export function wallClockIn(instant: Date, timeZone: string): Date {
+  const time = instant.getTime();
+  return new Date(time + offsetAt(time, timeZone));
+}

@@ -91,7 +91,7 @@ describe('bash completion', () => {
     expect(await complete('schema', 'single', '')).toEqual([]);
     expect(await complete('completion', 'z')).toEqual(['zsh']);
     expect(await complete('template', '')).toEqual(['single', 'recurring']);
-    expect(await complete('template', 'single', '--format', '')).toEqual(['csv', 'ndjson', 'json']);
+    expect(await complete('template', 'single', '--format', '')).toEqual(['csv', 'xlsx', 'ndjson', 'json']);
     expect(await complete('refund', '1000007', '--file', 'ref')).toEqual(['refund.json']);
     expect(await complete('refund', '1000007', '--amount', '')).toEqual([]);
   });

@@ -130,7 +130,7 @@ describe('mistakes', () => {
     );
     const format = await runInProcess(['template', 'single', '--format', 'jsn']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toMatch(/Allowed choices are csv, ndjson, json\.\nDid you mean json\?\n$/);
+    expect(format.stderr).toMatch(/Allowed choices are csv, xlsx, ndjson, json\.\nDid you mean json\?\n$/);
     const far = await runInProcess(['template', 'invoice']);
     expect(far.code).toBe(2);
     expect(far.stderr).not.toContain('Did you mean');

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveColumn } from '../../src/bulk/csv-columns.js';
 import { templateColumns } from '../../src/commands/template/run.js';
@@ -70,8 +71,50 @@ describe('einvoice template', () => {
     const kind = await runInProcess(['template', 'weekly']);
     expect(kind.code).toBe(2);
     expect(kind.stderr).toContain("'weekly' is invalid");
-    const format = await runInProcess(['template', 'single', '--format', 'xlsx']);
+    const format = await runInProcess(['template', 'single', '--format', 'xls']);
     expect(format.code).toBe(2);
-    expect(format.stderr).toContain('Allowed choices are csv, ndjson, json');
+    expect(format.stderr).toContain('Allowed choices are csv, xlsx, ndjson, json');
+  });
+
+  for (const kind of ['single', 'recurring', 'refunds'] as const) {
+    it(`writes a ${kind} workbook: text columns as text, dates as dates, a note on each header cell`, async () => {
+      const home = homeFor(sandbox);
+      const written = await runInProcess(['template', kind, '--format', 'xlsx', '--output', 'template.xlsx'], {
+        home,
+      });
+      expect(written.code, written.stderr).toBe(0);
+
+      const workbook = new Workbook();
+      await workbook.xlsx.readFile(join(home, 'template.xlsx'));
+      const sheet = workbook.getWorksheet(1);
+      const headers = (sheet?.getRow(1).values as unknown[]).slice(1);
+      expect(headers).toEqual(templateColumns[kind]);
+      const cellOf = (column: string) => sheet?.getRow(2).getCell(headers.indexOf(column) + 1);
+      for (const column of templateColumns[kind]) {
+        expect(sheet?.getRow(1).getCell(headers.indexOf(column) + 1).note, column).toContain(`${column}: `);
+      }
+      if (kind === 'refunds') {
+        expect(cellOf('invoiceNumber')?.numFmt).toBe('@');
+        return;
+      }
+      expect(cellOf('customer.mobile')?.numFmt).toBe('@');
+      expect(cellOf('businessReference')?.numFmt).toBe('@');
+      expect(cellOf('sendingDate')?.value).toBeInstanceOf(Date);
+      expect(typeof cellOf('amount')?.value === 'number' || cellOf('amount')?.value === null).toBe(true);
+
+      const checked = await runInProcess(['create', kind, '--file', 'template.xlsx', '--dry-run', '--json'], { home });
+      expect(checked.code, checked.stderr).toBe(0);
+      const report = JSON.parse(checked.stdout) as { records: Array<{ row: number; status: string }> };
+      expect(report.records).toEqual([expect.objectContaining({ row: 2, status: 'valid' })]);
+    });
+  }
+
+  it('writes a workbook to stdout when piped, and refuses a terminal', async () => {
+    const piped = await runInProcess(['template', 'single', '--format', 'xlsx']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout.startsWith('PK')).toBe(true);
+    const terminal = await runInProcess(['template', 'single', '--format', 'xlsx'], { stdoutIsTTY: true });
+    expect(terminal.code).toBe(2);
+    expect(terminal.stderr).toContain('--output single.xlsx');
   });
 });

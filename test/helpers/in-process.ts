@@ -26,6 +26,8 @@ export interface InProcessOptions {
   secrets?: string[];
   /** Text or bytes on stdin, which then ends. */
   input?: string | Buffer;
+  /** Stdout says it is a terminal. */
+  stdoutIsTTY?: boolean;
 }
 
 /** A stream that keeps every byte written to it, like a pipe read to its end. */
@@ -47,7 +49,7 @@ class Collected extends Writable {
 export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
   const home = options.home ?? options.env?.HOME ?? tempHome();
   const env = cliEnvironment(home, options.env);
-  const stdout = new Collected();
+  const stdout = Object.assign(new Collected(), options.stdoutIsTTY ? { isTTY: true } : {});
   const stderr = new Collected();
   const context: CommandContext = {
     stdin: Readable.from(options.input ? [Buffer.from(options.input)] : []),

@@ -29,7 +29,12 @@ export async function createInvoices(
   const input = options.file
     ? await readInvoiceFile(options.file, context, options.format, options.encoding)
     : undefined;
-  const csvOnly = input?.kind === 'many' && input.format === 'csv' ? [] : csvFlagsGiven(options);
+  const csvOnly = csvFlagsGiven(options, input?.kind === 'many' ? input.format : undefined);
+  if (csvOnly.includes('--sheet')) {
+    throw new UsageError('--sheet applies only to an .xlsx --file; nothing was sent.', {
+      hint: 'A file ending in .xlsx is read as a workbook, and --format xlsx reads any --file as one.',
+    });
+  }
   if (csvOnly.length > 0) {
     throw new UsageError(`${csvOnly.join(', ')} ${applies(csvOnly)} only to a CSV --file; nothing was sent.`, {
       hint: 'A file ending in .csv is read as CSV, and --format csv reads any --file (or stdin) as CSV.',

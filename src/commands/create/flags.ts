@@ -59,6 +59,7 @@ export function declareCreate(create: ReturnType<typeof declareCreateGroup>, kin
     .addOption(bulkFlag.quiet(bulkGroup))
     .addOption(sheetFlag.format())
     .addOption(sheetFlag.delimiter())
+    .addOption(sheetFlag.sheet())
     .addOption(sheetFlag.dateFormat())
     .addOption(sheetFlag.ignoreColumn())
     .option(

@@ -64,6 +64,7 @@ export function declareRefund(root: Root) {
       .addOption(bulkFlag.quiet(bulkGroup))
       .addOption(sheetFlag.format())
       .addOption(sheetFlag.delimiter())
+      .addOption(sheetFlag.sheet())
       .addOption(sheetFlag.dateFormat())
       .addOption(sheetFlag.ignoreColumn())
       .addHelpText(

@@ -7,19 +7,23 @@ function declareTemplate(root: Root) {
   return root
     .command('template')
     .description(
-      'print a file of invoices or refunds to start from: a CSV header and an example row, or NDJSON or JSON',
+      'print a file of invoices or refunds to start from: a CSV header and an example row, an Excel workbook, or NDJSON or JSON',
     )
     .addArgument(
       new Argument('<kind>', 'single, recurring or refunds').choices(['single', 'recurring', 'refunds'] as const),
     )
     .addOption(
-      new Option('--format <format>', 'csv, ndjson or json').choices(['csv', 'ndjson', 'json'] as const).default('csv'),
+      new Option('--format <format>', 'csv, xlsx, ndjson or json')
+        .choices(['csv', 'xlsx', 'ndjson', 'json'] as const)
+        .default('csv'),
     )
+    .addOption(new Option('--output <file>', 'write it to a file (an xlsx workbook goes to stdout only when piped)'))
     .addHelpText(
       'after',
       `
 Examples:
   $ einvoice template single --format csv > invoices.csv
+  $ einvoice template single --format xlsx --output invoices.xlsx
   $ einvoice template recurring --format ndjson > plans.ndjson
   $ einvoice template single --format json > invoice.json
   $ einvoice template refunds > refunds.csv`,
@@ -31,6 +35,6 @@ export function addTemplateCommand(root: Root, context: CommandContext): void {
   declareTemplate(root).action(async (kind, _options, command) => {
     const { printTemplate } = await import('./run.js');
     const formatGiven = command.getOptionValueSource('format') === 'cli';
-    printTemplate(kind, { ...command.optsWithGlobals(), formatGiven }, context);
+    await printTemplate(kind, { ...command.optsWithGlobals(), formatGiven }, context);
   });
 }

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { csvField } from '../../bulk/index.js';
@@ -8,7 +10,7 @@ import type { InvoiceKind } from '../../schemas/invoice.js';
 // most often fills, with the item's fields as items[0].* columns; an empty cell means "not given".
 
 /** The formats a template is printed in. */
-export const templateFormats = ['csv', 'ndjson', 'json'] as const;
+export const templateFormats = ['csv', 'xlsx', 'ndjson', 'json'] as const;
 export type TemplateFormat = (typeof templateFormats)[number];
 
 const customer = { name: 'Amr Hassan', mobile: '+201012345678', email: 'amr.hassan@example.com' };
@@ -73,18 +75,23 @@ export const templateColumns: Record<TemplateKind, readonly string[]> = {
   ],
 };
 
-/** How the template was asked for: `--format` (and whether it was given, or is its default), and `--json`. */
+/** How the template was asked for: `--format` (and whether it was given, or is its default), `--json`, `--output`. */
 export interface TemplateChoice {
   format: TemplateFormat;
   formatGiven: boolean;
   json?: boolean;
+  output?: string;
 }
 
 /**
  * `einvoice template single|recurring --format csv|ndjson|json`: prints the template on stdout. `--json`, which asks
  * every command for JSON, prints the JSON template; with another `--format` given as well it is refused.
  */
-export function printTemplate(kind: TemplateKind, choice: TemplateChoice, context: CommandContext): void {
+export async function printTemplate(
+  kind: TemplateKind,
+  choice: TemplateChoice,
+  context: CommandContext,
+): Promise<void> {
   if (choice.json && choice.formatGiven && choice.format !== 'json') {
     throw new UsageError(`--json asks for the JSON template and --format ${choice.format} for another.`, {
       hint: 'Give one of them.',
@@ -92,13 +99,26 @@ export function printTemplate(kind: TemplateKind, choice: TemplateChoice, contex
   }
   const example = examples[kind];
   const chosen = choice.json ? 'json' : choice.format;
-  if (chosen === 'json') context.stdout.write(`${toJson(example)}\n`);
-  else if (chosen === 'ndjson') context.stdout.write(`${JSON.stringify(example)}\n`);
+  if (chosen === 'xlsx') {
+    const { writeTemplateWorkbook } = await import('./workbook.js');
+    return writeTemplateWorkbook(
+      kind,
+      templateColumns[kind],
+      (column) => valueAt(example, column),
+      choice.output,
+      context,
+    );
+  }
+  let text: string;
+  if (chosen === 'json') text = `${toJson(example)}\n`;
+  else if (chosen === 'ndjson') text = `${JSON.stringify(example)}\n`;
   else {
     const columns = templateColumns[kind];
     const row = columns.map((column) => csvField(valueAt(example, column)));
-    context.stdout.write(`${columns.join(',')}\n${row.join(',')}\n`);
+    text = `${columns.join(',')}\n${row.join(',')}\n`;
   }
+  if (choice.output === undefined) context.stdout.write(text);
+  else await writeFile(resolve(context.cwd, choice.output), text);
 }
 
 /** The value at a column's path (`customer.name`, `items[0].price`) in an example. */

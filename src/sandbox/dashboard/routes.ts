@@ -3,7 +3,7 @@ import { serviceErrorCodes } from '../../schemas/service-error.js';
 import type { SandboxApp } from '../app.js';
 import { sandboxNow } from '../clock.js';
 import { SandboxHttpError, jsonReply, queryOf, validationError, type Reply } from '../http.js';
-import { dashboardQuerySchema } from '../../schemas/sandbox-admin.js';
+import { dashboardQuerySchema, maxPageSize } from '../../schemas/sandbox-admin.js';
 import { validate } from '../../schemas/validate.js';
 import type { Handler, Route } from '../router.js';
 import type { ChangeFeed } from './changes.js';
@@ -66,6 +66,32 @@ function view(app: SandboxApp, currency: string | undefined): Handler {
   };
 }
 
+/**
+ * The invoices the page shows, as a workbook: the same filter (status, search), all that pass it up to the largest
+ * page unless `limit` says fewer.
+ */
+function workbook(app: SandboxApp): Handler {
+  return async ({ req }) => {
+    const query = validate(dashboardQuerySchema, queryOf(req));
+    if (!query.success) throw validationError(query.issues);
+    const filter = { ...query.data, limit: query.data.limit ?? maxPageSize };
+    const { invoices } = app.store.read((state) => state.newest(filter));
+    const { writeInvoicesWorkbook } = await import('./workbook.js');
+    return {
+      status: 200,
+      json: '',
+      headers: {
+        ...dashboardHeaders,
+        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'content-disposition': 'attachment; filename="invoices.xlsx"',
+      },
+      stream: (res) => {
+        writeInvoicesWorkbook(res, invoices).catch(() => res.destroy());
+      },
+    };
+  };
+}
+
 function events(feed: ChangeFeed): Handler {
   return async () => ({
     status: 200,
@@ -80,6 +106,8 @@ export function dashboardRoutes(app: SandboxApp, feed: ChangeFeed, currency?: st
   return [
     { path: '/__sandbox/ui', scope: 'admin', methods: { GET: file('index.html') } },
     { path: '/__sandbox/ui/', scope: 'admin', methods: { GET: file('index.html') } },
+    // The page's download, beside its own files (it links to nothing elsewhere).
+    { path: '/__sandbox/ui/invoices.xlsx', scope: 'admin', methods: { GET: workbook(app) } },
     { path: '/__sandbox/ui/:file', scope: 'admin', methods: { GET: namedFile } },
     { path: '/__sandbox/dashboard', scope: 'admin', methods: { GET: view(app, currency) } },
     { path: '/__sandbox/events', scope: 'admin', methods: { GET: events(feed) } },

@@ -1,0 +1,307 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { homeFor } from '../helpers/profile.js';
+import { excelSerial, writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
+
+// `einvoice create --file invoices.xlsx`: a workbook's cells are read by their type (text, numbers, dates,
+// formulas, errors) into the same records a CSV sheet gives; a bad cell is refused by its Excel name with nothing sent.
+
+let sandbox: TestSandbox;
+
+beforeAll(async () => {
+  // With its dashboard, whose download is checked too.
+  sandbox = await startTestSandbox({ ui: true });
+});
+afterAll(() => sandbox.close());
+afterEach(() => sandbox.api.reset(false));
+
+const header: HandCell[] = [
+  'businessReference',
+  'customer.name',
+  'customer.mobile',
+  'amount',
+  'sendingDate',
+  'releaseDate',
+  'expiryDate',
+  'note',
+].map((name) => ({ shared: name }));
+
+/** A row as another program writes it: Arabic text shared, the mobile inline text, the amount a number, dates. */
+function row(reference: string, overrides: Partial<Record<number, HandCell>> = {}, date1904 = false): HandCell[] {
+  const cells: HandCell[] = [
+    { inline: reference },
+    { shared: 'سارة عبد الله' },
+    { inline: '01011112222' },
+    { number: '150.55000000000001' },
+    { date: excelSerial('2030-01-05', '00:00:00', date1904) },
+    { date: excelSerial('2030-01-05', '00:00:00', date1904) },
+    { date: excelSerial('2030-02-05', '00:00:00', date1904) },
+    { shared: 'إيجار يناير' },
+  ];
+  for (const [index, cell] of Object.entries(overrides)) cells[Number(index)] = cell ?? null;
+  return cells;
+}
+
+async function requests(): Promise<Array<Record<string, unknown>>> {
+  return (await sandbox.api.invoices()).map((invoice) => invoice.request as Record<string, unknown>);
+}
+
+describe('a workbook made by another program', () => {
+  it('creates each row: the Arabic name byte for byte, the mobile as text, 150.55, the dates as written', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    await writeHandMadeWorkbook(join(home, 'invoices.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('X-1'), row('X-2'), [], []] }],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'invoices.xlsx', '--yes', '--json'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    const sent = await requests();
+    expect(sent.map((request) => request.businessReference).sort()).toEqual(['X-1', 'X-2']);
+    const [first] = sent;
+    expect(Buffer.from(String((first?.customer as Record<string, unknown>).name))).toEqual(
+      Buffer.from('سارة عبد الله'),
+    );
+    expect(first).toMatchObject({
+      customer: { mobile: '01011112222' },
+      amount: 150.55,
+      sendingDate: '2030-01-05',
+      // The start and end of the day in Cairo (UTC+2 in winter).
+      releaseDate: '2030-01-04T22:00:00.000Z',
+      expiryDate: '2030-02-05T21:59:59.999Z',
+    });
+    // No value to look at: the mobile stored as text is never in doubt.
+    expect(result.stderr).not.toContain('leading 0');
+
+    // The dashboard's download holds them as they were sent: the name byte for byte, the amount a number.
+    const download = await fetch(`${sandbox.url}/__sandbox/ui/invoices.xlsx?search=X-1`);
+    expect(download.headers.get('content-type')).toContain('spreadsheetml');
+    const workbook = new Workbook();
+    await workbook.xlsx.load(new Uint8Array(await download.arrayBuffer()));
+    const rows = (workbook.getWorksheet(1)?.getSheetValues().slice(1) ?? []) as unknown[][];
+    expect(rows).toHaveLength(2);
+    const [headers = [], values = []] = rows.map((cells) => cells.slice(1));
+    const cell = (name: string) => values[headers.indexOf(name)];
+    expect(Buffer.from(String(cell('customer.name')))).toEqual(Buffer.from('سارة عبد الله'));
+    expect(cell('amount')).toBe(150.55);
+    expect(cell('businessReference')).toBe('X-1');
+    expect(cell('sendingDate')).toEqual(new Date('2030-01-05T00:00:00.000Z'));
+  });
+
+  it('reads the 1904 date system and a date-time cell as the wall clock of the profile zone', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    const cells = row('X-1904', { 6: { date: excelSerial('2030-02-05', '18:30:00', true) } }, true);
+    await writeHandMadeWorkbook(join(home, 'old-mac.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, cells] }],
+      date1904: true,
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'old-mac.xlsx', '--yes'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect((await requests())[0]).toMatchObject({
+      sendingDate: '2030-01-05',
+      expiryDate: '2030-02-05T16:30:00.000Z',
+    });
+  });
+
+  it('refuses =NA(), an error cell and a formula without its value, naming each cell, and sends nothing', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'broken.xlsx'), {
+      sheets: [
+        { name: 'Other', rows: [[{ inline: 'not read' }]] },
+        {
+          name: 'Invoices',
+          rows: [
+            header,
+            row('E-1'),
+            row('E-2'),
+            row('E-3', { 3: { formula: 'NA()', cached: '#N/A', type: 'e' } }),
+            row('E-4', { 2: { error: '#VALUE!' } }),
+            row('E-5', { 3: { formula: 'B2*2' } }),
+          ],
+        },
+      ],
+    });
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'broken.xlsx', '--sheet', 'Invoices', '--yes', '--json'],
+      { home },
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('row 4, column amount (Invoices!D4): is a formula whose value is an error');
+    expect(result.stderr).toContain('row 5, column customer.mobile (Invoices!C5): is the error #VALUE!');
+    expect(result.stderr).toContain('row 6, column amount (Invoices!D6)');
+    expect(result.stderr).toContain('a formula without its value');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('warns of a mobile stored as a number, whose leading 0 Excel dropped', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'numbers.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('M-1', { 2: { number: 1012345678 } })] }],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'numbers.xlsx', '--dry-run'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('leading 0 a spreadsheet dropped (01012345678?)');
+  });
+
+  it('refuses a money value with more decimals than the currency, as Excel shows it', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'decimals.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('D-1', { 3: { number: 150.555 } })] }],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'decimals.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('(Sheet1!D2)');
+    expect(result.stderr).toContain('at most two decimals');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('a bulk run with --report r.xlsx', () => {
+  it('writes a workbook with one row per record: typed cells under a frozen header', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'invoices.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('R-1'), row('R-2', { 3: { error: '#N/A' } }), row('R-3')] }],
+    });
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'invoices.xlsx', '--skip-invalid', '--report', 'r.xlsx', '--yes'],
+      { home },
+    );
+
+    expect(result.code, result.stderr).toBe(6);
+    const report = new Workbook();
+    await report.xlsx.readFile(join(home, 'r.xlsx'));
+    const sheet = report.getWorksheet(1);
+    const rows = sheet?.getSheetValues().slice(1) as unknown[][];
+    expect(rows.map((cells) => cells.slice(1, 5))).toEqual([
+      ['record', 'row', 'businessReference', 'status'],
+      [1, 2, 'R-1', 'created'],
+      [2, 3, 'R-2', 'invalid'],
+      [3, 4, 'R-3', 'created'],
+    ]);
+    expect(String(rows[2]?.[6])).toContain('amount: is the error #N/A');
+    expect(sheet?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(statSync(join(home, 'r.xlsx')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("the dashboard's batch upload sheet", () => {
+  it('creates its rows with the dates given by flags', async () => {
+    const home = homeFor(sandbox);
+    const workbook = new Workbook();
+    const sheet = workbook.addWorksheet('Sheet1');
+    sheet.addRow([
+      'Customer Name',
+      'Customer Mobile Number',
+      'Customer Email',
+      'Invoice Amount',
+      'Businesses reference number',
+      'Note',
+    ]);
+    sheet.addRow(['محمد علي', '01001234567', 'm@example.com', 250, 'DASH-1', 'Rent']);
+    sheet.addRow(['Mona Adel', '01201234567', '', 99.5, 'DASH-2', 'Plan']);
+    await workbook.xlsx.writeFile(join(home, 'upload.xlsx'));
+    const result = await runInProcess(
+      [
+        'create',
+        'single',
+        '--file',
+        'upload.xlsx',
+        '--sending-date',
+        'today',
+        '--release-date',
+        'today',
+        '--expiry-date',
+        '+30d',
+        '--yes',
+      ],
+      { home },
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    const sent = await requests();
+    expect(sent.map((request) => request.businessReference).sort()).toEqual(['DASH-1', 'DASH-2']);
+    expect(sent.find((request) => request.businessReference === 'DASH-1')).toMatchObject({
+      customer: { name: 'محمد علي', mobile: '01001234567', email: 'm@example.com' },
+      amount: 250,
+      note: 'Rent',
+    });
+  });
+});
+
+describe('a workbook that must not be read', () => {
+  for (const macro of ['vba-project', 'content-type'] as const) {
+    it(`refuses a macro workbook (${macro}) before reading it`, async () => {
+      const home = homeFor(sandbox);
+      await writeHandMadeWorkbook(join(home, 'macro.xlsm'), {
+        sheets: [{ name: 'Sheet1', rows: [header, row('V-1')] }],
+        macro,
+      });
+      const result = await runInProcess(['create', 'single', '--file', 'macro.xlsm', '--yes'], { home });
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--file macro.xlsm was not read: it is a macro workbook');
+      expect((await received(sandbox)).count).toBe(0);
+    });
+  }
+
+  it('refuses a zip bomb: a part that unpacks to far more than its size', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'bomb.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('B-1')] }],
+      extra: { 'xl/media/padding.xml': ' '.repeat(64 * 1024 ** 2) },
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'bomb.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('zip bomb');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('says how to read a workbook given another name, and that stdin cannot hold one', async () => {
+    const home = homeFor(sandbox);
+    const path = await writeHandMadeWorkbook(join(home, 'invoices.dat'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('N-1')] }],
+    });
+    const named = await runInProcess(['create', 'single', '--file', 'invoices.dat', '--yes'], { home });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('as an Excel workbook is: give its path with --format xlsx');
+
+    const piped = await runInProcess(['create', 'single', '--file', '-', '--format', 'xlsx', '--yes'], {
+      home,
+      input: readFileSync(path),
+    });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('A workbook is read from a file, not from stdin');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a workbook whose worksheet is broken, in words, without a stack trace', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'broken.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('K-1')] }],
+      extra: { 'xl/worksheets/sheet1.xml': '<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row>' },
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'broken.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file broken.xlsx is not a readable workbook');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a file that is no workbook', async () => {
+    const home = homeFor(sandbox);
+    const path = join(home, 'old.xlsx');
+    writeFileSync(path, 'name,amount\nA,1\n');
+    const result = await runInProcess(['create', 'single', '--file', 'old.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('not an Excel workbook');
+  });
+});
