@@ -11,6 +11,7 @@ import { unfinishedStatuses, type RecordResult } from '../bulk/results.js';
 import { runBulk, type BulkKind, type ManyInvoices } from '../bulk/run.js';
 import type { SendOutcome } from '../bulk/send.js';
 import { summarize } from '../bulk/summary.js';
+import { openBulkLedger } from './bulk-ledger.js';
 import { renderSummary } from '../output/bulk-summary.js';
 import { inGithubActions } from '../output/github-actions.js';
 import { defaultMaxRetryAfterSeconds, type CommandContext } from '../context.js';
@@ -31,6 +32,8 @@ import type { FieldIssue } from '../errors.js';
 export interface BulkRunOptions extends GlobalOptions, BulkFlags, CsvFlags {
   yes?: boolean;
   dryRun?: boolean;
+  /** Refuse what has a warning (`--no-strict`: false; absent: the profile's `strict`). */
+  strict?: boolean;
 }
 
 /** What differs between the commands that run over a file: the kind of record, and what they say and ask. */
@@ -81,6 +84,7 @@ export async function runBulkCommand(
     dryRun,
     environment: target.environment,
   });
+  const ledger = await openBulkLedger(session, options, context, kind, journal);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
   const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
@@ -95,7 +99,7 @@ export async function runBulkCommand(
   try {
     const { plan, outcome } = await runBulk(
       {
-        kind: command.kind,
+        kind: ledger ? ledger.checking(command.kind, options.strict ?? profile.strict) : command.kind,
         input,
         sheet: { delimiter: options.delimiter, dateFormat: options.dateFormat, ignoreColumns: options.ignoreColumn },
         journal,
@@ -126,6 +130,7 @@ export async function runBulkCommand(
           }
         },
         planned: async (plan, run) => {
+          ledger?.planned(plan);
           finish = finishing(plan, run.journalKept, run.sending);
           return decide(plan);
         },
@@ -137,13 +142,16 @@ export async function runBulkCommand(
           options.quiet
             ? undefined
             : startProgress({ stream: context.stderr, animate: terminal.animate, total, counters }),
+        settled: ledger && ((entry, outcome) => ledger.settled(entry, outcome)),
       },
     );
+    await ledger?.finish(command.settle);
     plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started - answering);
     throwWhatIsNotDone(plan, outcome);
   } finally {
     if (context.interrupt) context.interrupt.lastWords = undefined;
+    await ledger?.finish();
   }
 
   /** Sets up what the run says once its plan is known: the summary, the report, --json and GitHub's output. */

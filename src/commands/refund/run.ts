@@ -14,6 +14,7 @@ import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
 import { bulkFlagsGiven } from '../../bulk/options.js';
 import { csvFlagsGiven } from '../../bulk/csv-options.js';
+import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };
@@ -100,18 +101,32 @@ export async function refund(options: RefundOptions, context: CommandContext): P
     production: profile.isProduction,
   });
 
+  const recorder = startRecording(session, options, context, 'einvoice invoices show will not show it.');
   const service = await session.connect();
   try {
-    await sendOnce(
-      terminal,
-      context,
-      {
-        doing: `Refunding invoice ${invoiceNumber}`,
-        what: `the refund of invoice ${invoiceNumber}`,
-        whatIsSafe: `Check whether invoice ${invoiceNumber} is refunded before running the refund again: a second one may be made.`,
-        json: { invoiceNumber },
-      },
-      (request) => service.client.refundInvoice(invoiceNumber, body, request),
+    await sentAndRecorded(
+      recorder,
+      () =>
+        sendOnce(
+          terminal,
+          context,
+          {
+            doing: `Refunding invoice ${invoiceNumber}`,
+            what: `the refund of invoice ${invoiceNumber}`,
+            whatIsSafe: `Check whether invoice ${invoiceNumber} is refunded before running the refund again: a second one may be made.`,
+            json: { invoiceNumber },
+          },
+          (request) => service.client.refundInvoice(invoiceNumber, body, request),
+        ),
+      (answer) => ({
+        type: 'refund',
+        invoiceNumber,
+        ...(answer.status === 'answered' ? { status: 'refunded' } : { status: answer.status, error: answer.error }),
+        bodyJson: JSON.stringify(body),
+        ...(profile.currency ? { currency: profile.currency } : {}),
+        source: sourceOfOne(options.file, false),
+        service: serviceOf(session, context),
+      }),
     );
   } finally {
     await service.close();
