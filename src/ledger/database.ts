@@ -40,23 +40,29 @@ export async function openLedgerFile(
     db.exec(`PRAGMA busy_timeout = ${ledgerBusyTimeoutMs}`);
     await whileBusy(() => db.exec('PRAGMA journal_mode = WAL'));
     db.exec('PRAGMA synchronous = NORMAL');
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-      if (version === 0) {
-        if (db.prepare('SELECT 1 FROM sqlite_schema').get()) throw damaged(file, 'it is not an einvoice ledger');
-        db.exec(schema);
-        db.exec(`PRAGMA user_version = ${ledgerSchemaVersion}`);
-      } else if (version !== ledgerSchemaVersion) {
-        throw new LedgerFileError(
-          `${file} is a ledger of another version of einvoice (${version}); this one reads version ${ledgerSchemaVersion}.`,
-          { hint: 'Use the einvoice that wrote it, or move the file away to start a new ledger.' },
-        );
+    // Reading the version takes no lock: a ledger another process is writing opens at once.
+    const versionOf = () => Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+    if (versionOf() === 0) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        // The first process to take the lock writes the schema; the others find it written.
+        if (versionOf() === 0) {
+          if (db.prepare('SELECT 1 FROM sqlite_schema').get()) throw damaged(file, 'it is not an einvoice ledger');
+          db.exec(schema);
+          db.exec(`PRAGMA user_version = ${ledgerSchemaVersion}`);
+        }
+        db.exec('COMMIT');
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
       }
-      db.exec('COMMIT');
-    } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw error;
+    }
+    const version = versionOf();
+    if (version !== ledgerSchemaVersion) {
+      throw new LedgerFileError(
+        `${file} is a ledger of another version of einvoice (${version}); this one reads version ${ledgerSchemaVersion}.`,
+        { hint: 'Use the einvoice that wrote it, or move the file away to start a new ledger.' },
+      );
     }
   } catch (error) {
     db.close();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalEntries, records, until, writeNdjson } from '../bulk/helpers.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -26,7 +27,7 @@ async function ledgerOf(home: string): Promise<Array<{ businessReference: string
 describe('the ledger and many processes', () => {
   it('keeps every entry of two shards that write it at once', async () => {
     const home = homeFor(sandbox);
-    writeNdjson(home, 'all.ndjson', records(120));
+    writeNdjson(home, 'all.ndjson', records(60));
     const shards = ['1/2', '2/2'].map((shard) =>
       runSpawned(['create', 'single', '--file', 'all.ndjson', '--shard', shard, '--yes', '--concurrency', '8'], {
         home,
@@ -34,8 +35,44 @@ describe('the ledger and many processes', () => {
     );
     for (const result of await Promise.all(shards)) expect(result.code, result.stderr).toBe(0);
     const invoices = await ledgerOf(home);
-    expect(invoices).toHaveLength(120);
-    expect(new Set(invoices.map((invoice) => invoice.businessReference)).size).toBe(120);
+    expect(invoices).toHaveLength(60);
+    expect(new Set(invoices.map((invoice) => invoice.businessReference)).size).toBe(60);
+  });
+
+  it('records every outcome of a run while another process holds the ledger, once it lets go', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'first.ndjson', records(1));
+    expect((await runInProcess(['create', 'single', '--file', 'first.ndjson', '--yes'], { home })).code).toBe(0);
+    const other = new DatabaseSync(join(home, '.local', 'state', 'einvoice', 'ledger', 'local.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    let released = false;
+    try {
+      writeNdjson(
+        home,
+        'held.ndjson',
+        records(30).map((record) => ({ ...record, note: `Held ${String(record.note)}` })),
+      );
+      const journal = join(home, 'held.journal.ndjson');
+      const run = runSpawned(
+        ['create', 'single', '--file', 'held.ndjson', '--yes', '--journal', 'held.journal.ndjson'],
+        {
+          home,
+        },
+      );
+      await until(
+        () => journalEntries(journal).filter((entry) => entry.type === 'created').length === 30,
+        'the run to create its 30 invoices',
+      );
+      other.exec('COMMIT');
+      released = true;
+      const result = await run;
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toContain('could not be written');
+    } finally {
+      if (!released) other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(await ledgerOf(home)).toHaveLength(31);
   });
 
   it('opens whole after a run is killed with SIGKILL, and the journal brings in what the run had not recorded', async () => {
