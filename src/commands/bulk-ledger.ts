@@ -26,8 +26,8 @@ export interface BulkLedger {
   planned(plan: Plan): void;
   /** Records a record's outcome. */
   settled(entry: SendEntry, outcome: SettledRecord): void;
-  /** Writes what is left, with the merchant's word on uncertain refunds; closes the ledger. Once only. */
-  finish(settle?: { done: readonly string[]; notDone: readonly string[] }): Promise<void>;
+  /** Writes what is left and closes the ledger. Once only. */
+  finish(): Promise<void>;
 }
 
 /** The ledger of a bulk run, or undefined when it is off; a dry run only reads it. */
@@ -37,6 +37,7 @@ export async function openBulkLedger(
   context: CommandContext,
   kind: RecordKindName,
   journal: JournalPlace | undefined,
+  settle?: { done: readonly string[]; notDone: readonly string[] },
 ): Promise<BulkLedger | undefined> {
   const file = ledgerFileOf(session, options, context);
   if (!file) return undefined;
@@ -46,6 +47,15 @@ export async function openBulkLedger(
   const recorder = options.dryRun ? undefined : startRecording(session, options, context, repair);
   // A ledger that cannot be read checks nothing: the run goes on, and the recorder says why once.
   const ledger = recorder ? await recorder.ledger() : await Ledger.open(file, { create: false }).catch(() => undefined);
+  // The merchant's word on refunds an earlier run left uncertain, before this run sends any of them again.
+  if (settle) {
+    await recorder?.change((open) => {
+      for (const number of settle.done) open.settleRefunds(number, 'refunded', 'refunded, as the merchant said');
+      for (const number of settle.notDone) {
+        open.settleRefunds(number, 'not-refunded', 'not refunded, as the merchant said');
+      }
+    });
+  }
   const header = journal ? await journalHeader(journal.path).catch(() => undefined) : undefined;
   return new RunLedger({ session, context, kind, journal, recorder, ledger, header });
 }
@@ -132,19 +142,13 @@ class RunLedger implements BulkLedger {
       });
   }
 
-  async finish(settle?: { done: readonly string[]; notDone: readonly string[] }): Promise<void> {
+  async finish(): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
     const { recorder, ledger } = this.#parts;
     if (!recorder) return ledger?.close();
     await this.#reading;
-    // The merchant's word on uncertain refunds, once the run's own entries are in.
-    await recorder.finish((open) => {
-      for (const number of settle?.done ?? []) open.settleRefunds(number, 'refunded', 'refunded, as the merchant said');
-      for (const number of settle?.notDone ?? []) {
-        open.settleRefunds(number, 'not-refunded', 'not refunded, as the merchant said');
-      }
-    });
+    await recorder.finish();
   }
 
   #add(entry: SendEntry, outcome: SettledRecord, sentAt: string, batch: Batch): void {

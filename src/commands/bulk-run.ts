@@ -84,7 +84,7 @@ export async function runBulkCommand(
     dryRun,
     environment: target.environment,
   });
-  const ledger = await openBulkLedger(session, options, context, kind, journal);
+  const ledger = await openBulkLedger(session, options, context, kind, journal, command.settle);
   const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
   const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
@@ -145,7 +145,7 @@ export async function runBulkCommand(
         settled: ledger && ((entry, outcome) => ledger.settled(entry, outcome)),
       },
     );
-    await ledger?.finish(command.settle);
+    await ledger?.finish();
     plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started - answering);
     throwWhatIsNotDone(plan, outcome);

@@ -47,11 +47,19 @@ export class LedgerRecorder {
     else this.#schedule(batchEveryMs);
   }
 
-  /**
-   * Writes what is queued, waiting for other writers as long as the ledger's busy timeout, then does `last` (a
-   * change of the run's entries) and closes the ledger.
-   */
-  async finish(last?: (ledger: Ledger) => void): Promise<void> {
+  /** Changes the ledger at once (the merchant's word on earlier entries); a failure is told as a write's is. */
+  async change(work: (ledger: Ledger) => void): Promise<void> {
+    const ledger = await this.#opening;
+    if (!ledger || this.#failed) return;
+    try {
+      work(ledger);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  /** Writes what is queued, waiting for other writers as long as the ledger's busy timeout, then closes the ledger. */
+  async finish(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const ledger = await this.#opening;
@@ -62,11 +70,6 @@ export class LedgerRecorder {
           break;
         }
         await sleep(20);
-      }
-      try {
-        if (last && !this.#failed) last(ledger);
-      } catch (error) {
-        this.#fail(error);
       }
     }
     ledger?.close();

@@ -173,6 +173,51 @@ describe('the ledger and a served sandbox', () => {
     expect(invoice?.nextStep).toContain('look it up in the merchant dashboard');
   });
 
+  it('shows refunds whose answer was lost as refund-uncertain, then what the merchant decided', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(
+      home,
+      'paid.ndjson',
+      records(2).map((record, index) => ({ ...record, businessReference: `PAID-${index}` })),
+    );
+    const created = await runInProcess(['create', 'single', '--file', 'paid.ndjson', '--yes'], { home });
+    expect(created.code, created.stderr).toBe(0);
+    const invoices = await listed(home);
+    const rows = ['invoiceNumber,amount,reason,orderReferenceNumber'];
+    for (const invoice of invoices) {
+      const { orderReferenceNumber } = await sandbox.api.pay(invoice.invoiceNumber as string);
+      rows.push(`${invoice.invoiceNumber},10,Returned,${orderReferenceNumber}`);
+    }
+    writeFileSync(join(home, 'refunds.csv'), `${rows.join('\n')}\n`);
+    await setFaults(sandbox.url, 1);
+    try {
+      const lost = await runInProcess(['refund', '--file', 'refunds.csv', '--yes'], { home });
+      expect(lost.code, lost.stderr).toBe(6);
+    } finally {
+      await setFaults(sandbox.url, 0);
+    }
+    const uncertain = await listed(home, ['--status', 'refund-uncertain']);
+    expect(uncertain).toHaveLength(2);
+    expect(uncertain[0]?.nextStep).toContain('--mark-refunded');
+    const [done, notDone] = invoices.map((invoice) => invoice.invoiceNumber as string) as [string, string];
+    const settled = await runInProcess(
+      ['refund', '--file', 'refunds.csv', '--yes', '--mark-refunded', done, '--mark-not-refunded', notDone],
+      { home },
+    );
+    // The second was made too: its resend, which the merchant's word allowed, is refused by the service.
+    expect(settled.code, settled.stderr).toBe(6);
+    expect(await listed(home, ['--status', 'refunded'])).toMatchObject([{ invoiceNumber: done }]);
+    const shown = await runInProcess(['invoices', 'show', notDone, '--json'], { home });
+    const [invoice] = JSON.parse(shown.stdout) as Array<{ status: string; refunds: Array<Record<string, unknown>> }>;
+    expect(invoice?.refunds).toMatchObject([
+      {
+        status: 'refused',
+        decided: 'not refunded, as the merchant said',
+        error: expect.stringContaining('is REFUNDED') as unknown,
+      },
+    ]);
+  });
+
   it('writes no ledger file with --no-ledger, nor with ledger: false in the profile', async () => {
     const home = homeFor(sandbox);
     const result = await runInProcess([...oneInvoice('NO-1'), '--no-ledger'], { home });

@@ -69,13 +69,16 @@ export function declareInvoices(root: Root) {
     .argument('<journal...>', 'journal files of bulk runs (.einvoice-journal/*.ndjson)')
     .addHelpText(
       'after',
-      '\nEach journal goes into the ledger of the environment it names. Importing one again adds nothing twice.\n\nExamples:\n  $ einvoice invoices import artifacts/*/journal*.ndjson',
+      '\nEach journal goes into the ledger of the environment it names. Importing one again adds nothing twice.\n\nExamples:\n  $ einvoice invoices import artifacts/*/journal*.ndjson\n  $ einvoice invoices import invoices.csv.staging.journal.ndjson --env staging',
     );
   const forget = invoices
     .command('forget')
     .description("remove from the ledger what was sent before a day (customers' data is not kept for ever)")
     .requiredOption('--before <date>', 'remove what was sent before this day (YYYY-MM-DD in your time zone)')
-    .addHelpText('after', '\nExamples:\n  $ einvoice invoices forget --before 2025-01-01');
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ einvoice invoices forget --before 2025-01-01\n  $ einvoice invoices forget --before 2026-01-01 --env production',
+    );
   return { list, show, exported, imported, forget };
 }
 
