@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { JournalEntry } from '../bulk/journal.js';
 import type { InvoiceEntry, LedgerEntry, LedgerSource, RefundEntry } from './entries.js';
@@ -205,7 +206,6 @@ async function* lines(path: string): AsyncGenerator<{ text: string; line: number
 }
 
 async function endsWithNewline(path: string): Promise<boolean> {
-  const { open } = await import('node:fs/promises');
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();

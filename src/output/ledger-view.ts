@@ -124,13 +124,7 @@ export function renderInvoiceShown(
   ];
   const nextStep = nextStepOf(invoice.status, invoice.invoiceNumber, invoice.businessReference);
   if (nextStep) lines.push(`${label('Next step')}${nextStep}`);
-  for (const refund of refunds) {
-    lines.push(
-      `${label('Refund')}${refund.status} ${formatted(refund.amountMinor)}${refund.currency ? ` ${refund.currency}` : ''}, ` +
-        `${refund.sentAt}, reason: ${refund.reason ?? '-'}, order ${refund.orderReference ?? '-'}` +
-        `${refund.decided ? ` (${refund.decided})` : refund.error ? ` (${refund.error})` : ''}`,
-    );
-  }
+  for (const refund of refunds) lines.push(`${label('Refund')}${refundLine(refund)}`);
   // Each line without escape sequences; the body's JSON escapes them itself.
   const shown = lines
     .map((line) => terminalSafe(line))
@@ -139,6 +133,28 @@ export function renderInvoiceShown(
 }
 
 const labelWidth = 14;
+
+/** A refund in one line: its answer, amount, when, reason and order, and what was decided or went wrong. */
+function refundLine(refund: LedgerRefund): string {
+  return (
+    `${refund.status} ${formatted(refund.amountMinor)}${refund.currency ? ` ${refund.currency}` : ''}, ` +
+    `${refund.sentAt}, reason: ${refund.reason ?? '-'}, order ${refund.orderReference ?? '-'}` +
+    `${refund.decided ? ` (${refund.decided})` : refund.error ? ` (${refund.error})` : ''}`
+  );
+}
+
+/** A refund of an invoice the ledger does not hold, as `show` prints it. */
+export function renderRefund(refund: LedgerRefund, colors: ChalkInstance): string {
+  const next = nextStepOf(
+    refund.status === 'uncertain' ? 'refund-uncertain' : refund.status,
+    refund.invoiceNumber,
+    null,
+  );
+  return [
+    `${colors.dim('Refund'.padEnd(labelWidth))}${terminalSafe(refundLine(refund))}`,
+    ...(next ? [`${colors.dim('Next step'.padEnd(labelWidth))}${next}`] : []),
+  ].join('\n');
+}
 
 function amountText(minor: number | null): string | null {
   return minor === null ? null : minorToText(BigInt(minor));

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
-import { invoiceJson, refundJson, renderInvoiceShown } from '../../output/ledger-view.js';
+import { invoiceJson, refundJson, renderInvoiceShown, renderRefund } from '../../output/ledger-view.js';
 import { openSession } from '../../session.js';
 import type { ShowOptions } from './flags.js';
 import { emptyLedgerNote, readLedger } from './ledger-of.js';
@@ -12,10 +12,22 @@ export async function showInvoice(numberOrReference: string, options: ShowOption
   const { terminal } = session;
   const ledger = await readLedger(session, context);
   let found;
+  let refunds;
   try {
     found = ledger?.find(numberOrReference) ?? [];
+    refunds = found.length === 0 ? (ledger?.refundsOf(numberOrReference) ?? []) : [];
   } finally {
     ledger?.close();
+  }
+  if (found.length === 0 && refunds.length > 0) {
+    // A refund sent from here of an invoice created elsewhere (the dashboard, another machine).
+    terminal.info(`Invoice ${numberOrReference} was not created from this machine; its refunds sent from here:`);
+    terminal.data(
+      terminal.json
+        ? toJson(refunds.map(refundJson))
+        : refunds.map((refund) => renderRefund(refund, terminal.out)).join('\n'),
+    );
+    return;
   }
   if (found.length === 0) {
     throw new UsageError(
