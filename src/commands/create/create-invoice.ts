@@ -224,8 +224,8 @@ async function send(
   asked: boolean,
 ): Promise<{ invoiceNumber: string }> {
   const { kind, terminal, context, options } = run;
-  const recorder = startRecording(session, options, context, 'einvoice invoices list will not show it.');
   const service = await session.connect();
+  const recorder = startRecording(session, options, context, 'einvoice invoices list will not show it.');
   try {
     return await sentAndRecorded(
       recorder,

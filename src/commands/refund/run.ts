@@ -62,7 +62,9 @@ export async function refund(options: RefundOptions, context: CommandContext): P
   let raw: Record<string, unknown> = { ...fromFile, ...fromFlags };
 
   let result = validate(refundSchema, raw);
+  let asked = false;
   if (!result.success && terminal.interactive) {
+    asked = true;
     const failing = new Set(result.issues.map((issue) => issue.path.split(/[.[]/)[0]));
     raw = {
       ...raw,
@@ -101,8 +103,8 @@ export async function refund(options: RefundOptions, context: CommandContext): P
     production: profile.isProduction,
   });
 
-  const recorder = startRecording(session, options, context, 'einvoice invoices show will not show it.');
   const service = await session.connect();
+  const recorder = startRecording(session, options, context, 'einvoice invoices show will not show it.');
   try {
     await sentAndRecorded(
       recorder,
@@ -124,7 +126,7 @@ export async function refund(options: RefundOptions, context: CommandContext): P
         ...(answer.status === 'answered' ? { status: 'refunded' } : { status: answer.status, error: answer.error }),
         bodyJson: JSON.stringify(body),
         ...(profile.currency ? { currency: profile.currency } : {}),
-        source: sourceOfOne(options.file, false),
+        source: sourceOfOne(options.file, asked),
         service: serviceOf(session, context),
       }),
     );
