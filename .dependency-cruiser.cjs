@@ -39,9 +39,9 @@ module.exports = {
       name: 'peers-stay-apart',
       severity: 'error',
       comment:
-        'input, api, output, config and ledger (the merchant\'s record of what was sent) each stand on the schemas ' +
+        "input, api, output, config and ledger (the merchant's record of what was sent) each stand on the schemas " +
         'alone; a command composes them. A type may be shared (it names the data handed across; no code of the ' +
-        'other layer runs): the ledger reads the type of a journal\'s entries.',
+        "other layer runs): the ledger reads the type of a journal's entries.",
       from: { path: '^src/(input|api|output|config|ledger)/' },
       to: { path: `${peers}|^src/bulk/`, pathNot: `^src/$1/|${base}`, dependencyTypesNot: ['type-only'] },
     },
