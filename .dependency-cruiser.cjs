@@ -1,14 +1,15 @@
 // The layers of src/ (ARCHITECTURE.md): commands -> bulk -> (input, api, output, config) -> schemas -> base.
-// The composition roots (index, program, session, service-connection, lib, start and the help topics) put the
+// The composition roots (index, program, session, service-connection, lib, start, heap-size and the help topics) put the
 // layers together and may use any of them. `npm run lint` runs this check; test/architecture/layers.test.ts proves
 // it fails on an import that breaks a rule.
 
 /**
  * The bottom layer: the product's errors, the command context, its version, the files it ships, its folders, its lock of
- * a file and its private files.
+ * a file, its private files and its SQLite files.
  */
-const base = '^src/(errors|context|version|package-files|file-lock|private-file)[.]ts$|^src/config/paths[.]ts$';
-const roots = '^src/(index|program|session|service-connection|lib|start|help-topics)[.]ts$';
+const base =
+  '^src/(errors|context|version|package-files|file-lock|private-file|local-database)[.]ts$|^src/config/paths[.]ts$';
+const roots = '^src/(index|program|session|service-connection|lib|start|heap-size|help-topics)[.]ts$';
 const peers = '^src/(input|api|output|config|ledger)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -60,6 +61,15 @@ module.exports = {
       comment: 'Only the composition roots and other commands use a command.',
       from: { path: '^src/', pathNot: `^src/commands/|${roots}` },
       to: { path: `^src/commands/|${roots}` },
+    },
+    {
+      name: 'bulk-through-its-index',
+      severity: 'error',
+      comment:
+        'Outside the bulk engine, only its public index is used (output names the types of what a run hands it ' +
+        'through it too): the engine may reshape its modules without a command noticing.',
+      from: { path: '^src/', pathNot: '^src/bulk/' },
+      to: { path: '^src/bulk/', pathNot: '^src/bulk/index[.]ts$' },
     },
     {
       name: 'sandbox-stands-alone',

@@ -45,10 +45,12 @@ if (!existsSync('dist/cli.cjs')) fail('dist/cli.cjs is missing: run `npm run bui
 
 await rm(release, { recursive: true, force: true });
 await mkdir(work, { recursive: true });
-// The bundle exports main(); the executable runs it, as bin/einvoice.cjs does, and sets the exit code it returns.
+// The bundle exports main(); the executable sizes the heap and runs it, as bin/einvoice.cjs does, and sets the exit
+// code it returns.
 await writeFile(
   join(work, 'main.cjs'),
-  `${await readFile('dist/cli.cjs', 'utf8')}\n;module.exports.main(process.argv).then((code) => { process.exitCode = code; });\n`,
+  `${await readFile('dist/cli.cjs', 'utf8')}\n;module.exports.sizeHeapFor(process.argv);\n` +
+    'module.exports.main(process.argv).then((code) => { process.exitCode = code; });\n',
 );
 
 const built = [];

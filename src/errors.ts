@@ -10,6 +10,7 @@ export const ExitCode = {
   Condition: 7,
   OutcomeUnknown: 8,
   FileWrite: 9,
+  LocalFile: 10,
   Interrupted: 130,
   Terminated: 143,
 } as const;
@@ -68,6 +69,14 @@ export const exitCodeTable: readonly ExitCodeDescription[] = [
     more:
       'the message names the file or its folder; free some space, or give --journal a path on another disk or in a ' +
       'folder that can be made, and run again',
+  },
+  {
+    code: ExitCode.LocalFile,
+    meaning: 'a file einvoice keeps on this machine is damaged or cannot be used',
+    more:
+      "the sandbox's state file: the message names the file, what is wrong with it (not a database of einvoice, " +
+      'cut short, a corrupted page, made by a newer einvoice, read-only, held by another process) and what to do; ' +
+      'the file was left as it was',
   },
   {
     code: ExitCode.Interrupted,
@@ -212,6 +221,51 @@ export class ConditionError extends EinvoiceError {
 export class FileWriteError extends EinvoiceError {
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(message, ExitCode.FileWrite, options);
+  }
+}
+
+/** Why a file einvoice keeps cannot be used; each has its own advice (`LocalFileError`). */
+export type LocalFileProblem =
+  /** Not a file einvoice made: another program's database, text, a folder's worth of anything. */
+  | 'foreign'
+  /** einvoice's file, cut short or with a corrupted page. */
+  | 'damaged'
+  /** einvoice's file, of a version a newer einvoice wrote. */
+  | 'newer'
+  /** The file or its folder cannot be written. */
+  | 'read-only'
+  /** Another process held it longer than einvoice waits. */
+  | 'locked'
+  /** There is no file to open there: a folder, or a folder that cannot be made. */
+  | 'unreachable';
+
+/**
+ * A file einvoice keeps on this machine (the sandbox's state, a ledger) cannot be used as it is. It was left as it
+ * was; the hint says what to do.
+ */
+export class LocalFileError extends EinvoiceError {
+  readonly file: string;
+  readonly problem: LocalFileProblem;
+  /** What to do about it whoever opened it; `withRemedies()` adds what the opener offers. */
+  readonly advice: string;
+
+  constructor(
+    message: string,
+    details: { file: string; problem: LocalFileProblem; advice: string; remedies?: readonly string[]; cause?: unknown },
+  ) {
+    super(message, ExitCode.LocalFile, {
+      hint: [details.advice, ...(details.remedies ?? [])].join('\n'),
+      cause: details.cause,
+    });
+    this.file = details.file;
+    this.problem = details.problem;
+    this.advice = details.advice;
+  }
+
+  /** The same refusal, its hint followed by `remedies`: the ways out the command offers (a command, a variable). */
+  withRemedies(remedies: readonly string[]): LocalFileError {
+    const { file, problem, advice, cause } = this;
+    return new LocalFileError(this.message, { file, problem, advice, remedies, cause });
   }
 }
 

@@ -3,8 +3,11 @@ import { CommanderError } from 'commander';
 import type { CommandContext, InterruptControl } from './context.js';
 import { EinvoiceError, ExitCode, InterruptedError } from './errors.js';
 import { helpTopic, helpTopics } from './help-topics.js';
-import { buildProgram } from './program.js';
+import { buildProgram, ledgerCommandWords } from './program.js';
 import { nearestName } from './schemas/nearest-name.js';
+
+// The standalone executable's entry sizes the heap as bin/einvoice.cjs does (scripts/build-binaries.mjs).
+export { sizeHeapFor } from './heap-size.js';
 
 /** Runs the CLI with `argv` and returns its exit code; the only place that decides it. */
 export async function main(argv: string[], context?: CommandContext): Promise<number> {
@@ -159,7 +162,7 @@ function unknownHelpWord(argv: string[], program: CommandUnknownOpts): string | 
   if (word === undefined || word.startsWith('-')) return undefined;
   const commands = program.commands.map((command) => command.name());
   if (commands.includes(word)) return undefined;
-  const meant = nearestName(word, [...Object.keys(helpTopics), ...commands]);
+  const meant = ledgerCommandWords.get(word) ?? nearestName(word, [...Object.keys(helpTopics), ...commands]);
   const next = meant ? `Did you mean ${meant}?` : `Help topics: ${Object.keys(helpTopics).join(', ')}.`;
   return `✖ No command or help topic '${word}'.\n${next}\n`;
 }

@@ -37,6 +37,32 @@ export function inOurStyle(text: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Words a merchant types for what einvoice keeps of the invoices it sent, and the command that does it: the service
+ * has no list, so neither has the root.
+ */
+export const ledgerCommandWords: ReadonlyMap<string, string> = new Map([
+  ['list', 'einvoice invoices list'],
+  ['get', 'einvoice invoices show'],
+  ['show', 'einvoice invoices show'],
+  ['export', 'einvoice invoices export'],
+]);
+
+/**
+ * The refusal of an unknown command of the root, in commander's words, with the command meant: the ledger's for its
+ * words, else the nearest visible command.
+ */
+function refuseUnknownCommand(program: Root, name: string): never {
+  const commands = program
+    .createHelp()
+    .visibleCommands(program)
+    .map((command) => command.name());
+  const meant = ledgerCommandWords.get(name) ?? nearestName(name, commands);
+  program.error(`error: unknown command '${name}'${meant ? `\n(Did you mean ${meant}?)` : ''}`, {
+    code: 'commander.unknownCommand',
+  });
+}
+
 /** Builds the `einvoice` command tree. */
 export function buildProgram(context: CommandContext): Root {
   const program = declareRoot()
@@ -69,6 +95,7 @@ export function buildProgram(context: CommandContext): Root {
   addSchemaCommand(program, context);
   addTemplateCommand(program, context);
   addCompletionCommand(program, context);
+  program.on('command:*', ([name = '']: string[]) => refuseUnknownCommand(program, name));
 
   return program;
 }

@@ -1,7 +1,7 @@
 import { createServiceClient, type ServiceClient } from './api/client.js';
 import { sandboxStateFile } from './config/paths.js';
 import { tokenHint, type Profile } from './config/profile.js';
-import { UsageError } from './errors.js';
+import { LocalFileError, UsageError } from './errors.js';
 import { isLoopback } from './schemas/loopback.js';
 
 // The composition of a connection: the selected profile becomes a client of the real service, or of the sandbox
@@ -57,7 +57,21 @@ export async function connectToService(profile: Profile, options: ConnectOptions
 /** Starts the sandbox in this process over the merchant's sandbox state file (a new one gets the demo invoices). */
 async function startEmbeddedSandbox(env: NodeJS.ProcessEnv) {
   const { startSandbox } = await import('./sandbox/index.js');
-  return startSandbox({ stateFile: sandboxStateFile(env), demo: true });
+  return startSandbox({ stateFile: sandboxStateFile(env), demo: true }).catch((error: unknown) => {
+    throw error instanceof LocalFileError ? error.withRemedies(builtInSandboxRemedies(error, env)) : error;
+  });
+}
+
+/** The ways out of a built-in sandbox state file that cannot be used: `sandbox reset`, and the variable. */
+export function builtInSandboxRemedies(error: LocalFileError, env: NodeJS.ProcessEnv): string[] {
+  return [
+    ...(error.problem === 'damaged'
+      ? ['Or run einvoice sandbox reset: it moves the damaged file aside, keeping it, and starts a new sandbox.']
+      : []),
+    env.EINVOICE_SANDBOX_STATE
+      ? 'EINVOICE_SANDBOX_STATE names this file: set it to another file, or unset it to use the default one.'
+      : 'Or set EINVOICE_SANDBOX_STATE to another file, where einvoice then keeps the built-in sandbox.',
+  ];
 }
 
 /**

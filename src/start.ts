@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { cacheFolder } from './config/paths.js';
+import { sizeHeapFor } from './heap-size.js';
 
 // What bin/einvoice.cjs runs: Node's compile cache must be on before the CLI's modules load, so this small module
 // turns it on and then loads them itself.
@@ -16,6 +17,7 @@ export async function start(argv: string[]): Promise<void> {
   // The CLI is one CommonJS bundle (scripts/build.mjs says why), loaded as such.
   const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);
   const { main } = require('./cli.cjs') as typeof import('./index.js');
+  sizeHeapFor(argv);
   process.exitCode = await main(argv);
 }
 

@@ -52,7 +52,7 @@ function stepEnv(target: Step, inputs: Record<string, string>, outputs: Record<s
 }
 
 /** Runs a step's script as `shell: bash` does, in `folder`, with only `env` and a stub einvoice first on PATH. */
-function runStep(target: Step, env: Record<string, string>, folder = tempDir()) {
+function runStep(target: Step, env: Record<string, string>, folder = tempDir(), stubs: Record<string, string> = {}) {
   const script = join(folder, 'step.sh');
   writeFileSync(script, target.run ?? '');
   const bin = join(folder, 'bin');
@@ -61,6 +61,8 @@ function runStep(target: Step, env: Record<string, string>, folder = tempDir()) 
   writeFileSync(outputFile, '');
   mkdirSync(bin);
   writeFileSync(join(bin, 'einvoice'), `#!/usr/bin/env bash\nprintf '%s\\0' "$@" > '${argvFile}'\n`, { mode: 0o755 });
+  for (const [name, script] of Object.entries(stubs))
+    writeFileSync(join(bin, name), `#!/usr/bin/env bash\n${script}\n`, { mode: 0o755 });
   const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
     cwd: folder,
     encoding: 'utf8',
@@ -464,6 +466,73 @@ describe('action.yml: the journal follows the file across workflow runs', () => 
   it('saves after every run but a dry run, whatever its outcome', () => {
     expect(step('Name the journal to save').if).toBe("always() && inputs.dry-run != 'true'");
     expect(save?.if).toBe("always() && steps.journal-save.outputs.key != ''");
+  });
+});
+
+describe('action.yml: the release it installs', () => {
+  /** Runs "Install einvoice" taken at `ref`, with stubs of gh (listing `releases`) and curl (recording each URL). */
+  function install(
+    ref: string,
+    given: Record<string, string> = {},
+    releases = ['v0.9.0', 'v1.2.0', 'v1.10.1', 'v2.0.0'],
+  ) {
+    const target = step('Install einvoice');
+    const folder = tempDir();
+    const env = stepEnv(target, inputsWith(given), {
+      'github.action_ref': ref,
+      'github.action_repository': 'merchant/einvoice',
+      'github.token': 'gh-token',
+      'runner.os': 'Linux',
+      'runner.arch': 'X64',
+    });
+    const stubs = {
+      gh: `printf '%s\\n' ${releases.join(' ')}`,
+      curl: [
+        'for last; do :; done; while [ "$1" != -o ]; do shift; done; out="$2"',
+        `printf '%s\\n' "$last" >> '${join(folder, 'urls')}'`,
+        'case "$last" in',
+        '  */SHA256SUMS) printf executable | sha256sum | sed "s/ -$/ einvoice-linux-x64/" > "$out" ;;',
+        '  *) printf executable > "$out" ;;',
+        'esac',
+      ].join('\n'),
+    };
+    const runnerTemp = join(folder, 'runner-temp');
+    mkdirSync(runnerTemp);
+    const result = runStep(
+      target,
+      { ...env, RUNNER_TEMP: runnerTemp, GITHUB_PATH: join(folder, 'path') },
+      folder,
+      stubs,
+    );
+    const urls = existsSync(join(folder, 'urls')) ? readFileSync(join(folder, 'urls'), 'utf8').trim().split('\n') : [];
+    return { ...result, urls };
+  }
+
+  const download = 'https://github.com/merchant/einvoice/releases/download';
+
+  it('installs the newest release of the line a moving tag names (@v1 is v1.10.1, not v1 nor v2)', () => {
+    const run = install('v1');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.urls).toEqual([`${download}/v1.10.1/einvoice-linux-x64`, `${download}/v1.10.1/SHA256SUMS`]);
+    expect(run.stdout).toContain('::notice::einvoice v1.10.1');
+  });
+
+  it('installs the release a full version names, from the ref or the version input', () => {
+    expect(install('v1.2.0').urls[0]).toBe(`${download}/v1.2.0/einvoice-linux-x64`);
+    expect(install('v1', { version: '0.9.0' }).urls[0]).toBe(`${download}/v0.9.0/einvoice-linux-x64`);
+  });
+
+  it('stops with an ::error:: line and downloads nothing when the line has no release', () => {
+    const run = install('v3');
+    expect(run.status).not.toBe(0);
+    expect(run.stdout).toMatch(/^::error::merchant\/einvoice has no release v3\.x to install/m);
+    expect(run.urls).toEqual([]);
+  });
+
+  it('takes the newest release for a branch or a commit, and says so', () => {
+    const run = install('main');
+    expect(run.urls[0]).toBe('https://github.com/merchant/einvoice/releases/latest/download/einvoice-linux-x64');
+    expect(run.stdout).toMatch(/^::notice::einvoice from the newest release .*main/m);
   });
 });
 

@@ -137,9 +137,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
     refundInvoice: guarded(async (invoiceNumber: string, refund: Refund, request: RequestOptions = {}) => {
       const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
-      const response = await send(() =>
-        http.post(path, { json: refund, retry: { limit: 0 }, followRedirect: false, signal: request.signal }),
-      );
+      const response = await send(() => postJson(http, path, JSON.stringify(refund), logResponse, request.signal));
       if (isRedirect(response)) throw notFollowed(response, `Not refunded by the service`, baseUrl);
       // Only the documented answer (200, a JSON object) says the refund is done; any other success status or body
       // (an empty 201, a login page) leaves its outcome unknown rather than reporting it done.

@@ -23,9 +23,9 @@ export class ResponseTooLargeError extends ServiceUnavailableError {
 }
 
 /**
- * A got handler that stops reading a response once its body passes `maxResponseBytes`. A stream (a create) is
- * destroyed with a ResponseTooLargeError, which got hands back as the cause of its error; a promise (statistics,
- * refund) has its connection closed and rejects with the ResponseTooLargeError.
+ * A got handler that stops reading a response once its body passes `maxResponseBytes`. A stream (a create, a
+ * refund) is destroyed with a ResponseTooLargeError, which got hands back as the cause of its error; a promise
+ * (statistics) has its connection closed and rejects with the ResponseTooLargeError.
  */
 export const limitResponseSize: HandlerFunction = (options, next) => {
   const target = () => (options.url instanceof URL ? options.url.origin : 'the service');

@@ -82,9 +82,11 @@ export async function* plannedEntries(path: string, start: number): AsyncGenerat
   for await (const batch of journalLines(path, start)) {
     for (const { text } of batch) {
       if (!text.startsWith('{"type":"planned"')) continue;
-      const { key, businessReference } = JSON.parse(text) as Extract<JournalEntry, { type: 'planned' }>;
-      // The body is the entry's last field (JournalWriter.appendPlanned), and a quote inside a text is escaped.
-      yield { key, businessReference, bodyJson: text.slice(text.indexOf(',"body":') + ',"body":'.length, -1) };
+      // The body is the entry's last field (JournalWriter.appendPlanned), and a quote inside a text is escaped: the
+      // fields before it are parsed alone, and the body is sent as the text it is.
+      const bodyAt = text.indexOf(',"body":');
+      const { key, businessReference } = JSON.parse(`${text.slice(0, bodyAt)}}`) as PlannedEntry;
+      yield { key, businessReference, bodyJson: text.slice(bodyAt + ',"body":'.length, -1) };
     }
   }
 }

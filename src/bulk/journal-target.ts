@@ -4,7 +4,6 @@ import type { Profile } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import type { RecordKindName } from './kind.js';
 import type { JournalState } from './journal-state.js';
-import { defaultJournalPath } from './options.js';
 import type { Shard } from './plan.js';
 
 // Which journal a bulk run keeps, and whether an existing one is its own: a journal belongs to one target (the
@@ -57,6 +56,17 @@ export function journalFor(request: JournalRequest): JournalPlace | undefined {
     path: defaultJournalPath(input.absolutePath, shard, environment),
     shown: defaultJournalPath(input.path, shard, environment),
   };
+}
+
+/**
+ * The default journal beside the input, one per environment: `FILE.ENV.journal.ndjson`, or
+ * `FILE.ENV.shard-I-of-N.journal.ndjson`.
+ */
+function defaultJournalPath(input: string, shard: Shard | undefined, environment: string): string {
+  const env = `.${environment.replace(/[^A-Za-z0-9_-]+/g, '_')}`;
+  return shard
+    ? `${input}${env}.shard-${shard.index}-of-${shard.count}.journal.ndjson`
+    : `${input}${env}.journal.ndjson`;
 }
 
 /**

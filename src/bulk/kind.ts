@@ -2,6 +2,7 @@ import type { ServiceClient } from '../api/client.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { RefundRecord } from '../schemas/refund.js';
 import type { FieldIssue } from '../errors.js';
+import type { ColumnSet } from './csv-columns.js';
 
 // What the engine of a run over a file needs to know of a kind of record (an invoice to create, a refund): how to
 // check one, what it may hold only once, the request it makes, and whether one the service may have taken can ever
@@ -92,4 +93,18 @@ export interface CheckingKind {
   amountOf?(body: SentBody): number;
   /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
   resendable(body: SentBody): boolean;
+}
+
+/** A kind of record as a run works with it: how each is checked (at the run's clock), sent, and read from a sheet. */
+export interface BulkKind {
+  sending: SendingKind;
+  /** The checks of a run whose relative dates resolve at `now`, and whose expiries must be after `datesAt`. */
+  checking(clock: { now: Date; datesAt: Date }): CheckingKind;
+  /** The columns a sheet may have (default: an invoice's). */
+  columns?: ColumnSet;
+  /**
+   * The field a record names itself by, which the service refuses a second record of (an invoice's
+   * businessReference, rule 2.3): a file repeating it holds duplicates. None for a refund.
+   */
+  referenceField?: string;
 }

@@ -18,7 +18,7 @@ import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
-import type { CheckingKind, RecordCheck } from './kind.js';
+import { invoiceSending, type BulkKind, type CheckingKind, type RecordCheck } from './kind.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -194,6 +194,15 @@ export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
       }
       return { body, issues: [], warnings, expired, referenceless } satisfies RecordCheck;
     },
+  };
+}
+
+/** Invoices to create, each checked by `checks` at the run's clock. */
+export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>): BulkKind {
+  return {
+    sending: invoiceSending(checks.kind),
+    checking: (clock) => invoiceChecking({ ...checks, ...clock }),
+    referenceField: 'businessReference',
   };
 }
 

@@ -1,8 +1,8 @@
 import { UsageError, type FieldIssue } from '../errors.js';
 import type { RecordFormat } from '../input/input-format.js';
 
-// Streams the records of a file of many invoices, a chunk's worth at a time, so memory stays flat however long the
-// file is. Records come out as text with their position and line; parsing is left to the caller, which skips the
+// Streams the records of a file of many invoices, a chunk's worth at a time, so no file is ever held whole, however
+// long. Records come out as text with their position and line; parsing is left to the caller, which skips the
 // records of other shards without paying for it.
 
 /** One record as written in the file. */

@@ -1,6 +1,7 @@
 import { refundRecordSchema } from '../schemas/refund.js';
 import { validate } from '../schemas/validate.js';
-import type { CheckingKind } from './kind.js';
+import { refundColumns } from './csv-columns.js';
+import { refundSending, type BulkKind, type CheckingKind } from './kind.js';
 
 // Refunds of a file, as the plan of a run checks them: the shared refund schema, and one refund per invoice.
 
@@ -23,3 +24,6 @@ export const refundChecking: CheckingKind = {
     return result.success ? { body: result.data, issues: [], warnings: [] } : { issues: result.issues, warnings: [] };
   },
 };
+
+/** Refunds of paid invoices, read from a sheet by the refund's columns. */
+export const refundKind: BulkKind = { sending: refundSending, checking: () => refundChecking, columns: refundColumns };

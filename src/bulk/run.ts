@@ -6,8 +6,7 @@ import { undecodableMessage } from '../input/text-encoding.js';
 import type { CsvReadOptions } from './csv-records.js';
 import type { InvoiceFileInput } from '../input/input-format.js';
 import { JournalWriter, journalVersion } from './journal.js';
-import type { CheckingKind, KindClient, SendingKind } from './kind.js';
-import type { ColumnSet } from './csv-columns.js';
+import type { BulkKind, CheckingKind, KindClient } from './kind.js';
 import { lockJournal } from './journal-lock.js';
 import { plannedEntries, readJournal, type JournalState, type JournaledRecord } from './journal-state.js';
 import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
@@ -21,15 +20,6 @@ import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type 
 
 /** A file of many invoices, as `--file` reads it. */
 export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
-
-/** A kind of record as a run works with it: how each is checked (at the run's clock), sent, and read from a sheet. */
-export interface BulkKind {
-  sending: SendingKind;
-  /** The checks of a run whose relative dates resolve at `now`, and whose expiries must be after `datesAt`. */
-  checking(clock: { now: Date; datesAt: Date }): CheckingKind;
-  /** The columns a sheet may have (default: an invoice's). */
-  columns?: ColumnSet;
-}
 
 /** What a bulk run is asked to do. */
 export interface BulkRequest {

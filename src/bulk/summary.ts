@@ -21,7 +21,8 @@ export interface BatchSummary {
   failed: number;
   uncertain: number;
   invalid: number;
-  duplicatesInFile: number;
+  /** Records that repeat an earlier record of the file (rule 2.3.2); absent for a kind without a reference (refunds). */
+  duplicatesInFile?: number;
   changed: number;
   notSent: number;
   /** Valid and not yet created (--dry-run). */
@@ -66,7 +67,10 @@ export function summarize(
     | 'resume'
     | 'alreadyExpired'
     | 'withoutReference'
-  >,
+  > & {
+    /** False for a kind whose records have no reference to repeat (a refund): the summary has no such count. */
+    duplicates?: boolean;
+  },
 ): BatchSummary {
   const summary: BatchSummary = {
     kind: about.kind,
@@ -80,7 +84,7 @@ export function summarize(
     failed: 0,
     uncertain: 0,
     invalid: 0,
-    duplicatesInFile: 0,
+    ...(about.duplicates === false ? {} : { duplicatesInFile: 0 }),
     changed: 0,
     notSent: 0,
     valid: 0,
@@ -93,7 +97,7 @@ export function summarize(
     ...(about.resume ? { resume: about.resume } : {}),
   };
   for (const [status, field] of Object.entries(fieldOf) as Array<[RecordStatus, keyof BatchSummary | undefined]>) {
-    if (field) (summary[field] as number) += results.count(status);
+    if (field && summary[field] !== undefined) (summary[field] as number) += results.count(status);
   }
   summary.withWarnings = results.countWithWarnings();
   summary.alreadyExistedAfterLostAnswer = results

@@ -1,7 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { RecordResults } from '../bulk/results.js';
-import type { BatchSummary } from '../bulk/summary.js';
+import type { BatchSummary, RecordResults } from '../bulk/index.js';
 import type { CommandContext } from '../context.js';
 import { countOf } from '../output/format.js';
 import { group, recordAnnotations, stepSummary, workflowCommand } from '../output/github-actions.js';

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { RecordKindName } from '../bulk/kind.js';
-import type { JournalPlace } from '../bulk/journal-target.js';
-import type { Plan } from '../bulk/plan.js';
-import type { BulkKind } from '../bulk/run.js';
-import type { SendEntry, SettledRecord } from '../bulk/send.js';
-import type { CommandContext, GlobalOptions } from '../context.js';
+import {
+  contentHash,
+  type BulkKind,
+  type JournalPlace,
+  type Plan,
+  type RecordKindName,
+  type SendEntry,
+  type SettledRecord,
+} from '../bulk/index.js';
+import type { CommandContext } from '../context.js';
 import type { FieldIssue } from '../errors.js';
 import type { LedgerEntry } from '../ledger/entries.js';
 import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../ledger/journal-import.js';
-import { contentHash } from '../bulk/content-key.js';
 import { Ledger } from '../ledger/ledger.js';
 import type { LedgerRecorder } from '../ledger/recorder.js';
 import type { Session } from '../session.js';
@@ -33,7 +36,7 @@ export interface BulkLedger {
 /** The ledger of a bulk run, or undefined when it is off; a dry run only reads it. */
 export async function openBulkLedger(
   session: Session,
-  options: GlobalOptions & { dryRun?: boolean },
+  options: { ledger?: boolean; dryRun?: boolean },
   context: CommandContext,
   kind: RecordKindName,
   journal: JournalPlace | undefined,

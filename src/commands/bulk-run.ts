@@ -1,25 +1,31 @@
 import { writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { journalFor, targetOf } from '../bulk/journal-target.js';
-import { bulkDefaults, type BulkFlags } from '../bulk/options.js';
-import type { Plan } from '../bulk/plan.js';
-import { startProgress } from '../bulk/progress.js';
-import { writeJsonReport, writeReport, type Numbered } from '../bulk/report.js';
-import { unfinishedStatuses, type RecordResult } from '../bulk/results.js';
-import { runBulk, type BulkKind, type ManyInvoices } from '../bulk/run.js';
-import type { SendOutcome } from '../bulk/send.js';
-import { summarize } from '../bulk/summary.js';
+import {
+  journalFor,
+  runBulk,
+  startProgress,
+  summarize,
+  targetOf,
+  unfinishedStatuses,
+  writeJsonReport,
+  writeReport,
+  type BulkKind,
+  type BulkRequest,
+  type ManyInvoices,
+  type Numbered,
+  type Plan,
+  type RecordKindName,
+  type RecordResult,
+  type SendOutcome,
+  type Shard,
+} from '../bulk/index.js';
 import { openBulkLedger } from './bulk-ledger.js';
 import { renderSummary } from '../output/bulk-summary.js';
 import { inGithubActions } from '../output/github-actions.js';
-import { defaultMaxRetryAfterSeconds, type CommandContext } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { interruptedBy, PartialFailureError, ServiceUnavailableError, UsageError } from '../errors.js';
 import { undecodableMessage } from '../input/text-encoding.js';
-import type { RecordKindName } from '../bulk/kind.js';
-import type { CsvFlags } from '../bulk/csv-options.js';
-import type { GlobalOptions } from '../context.js';
 import { formatCount } from '../schemas/number-text.js';
 import { writeProblem } from '../input/json-file.js';
 import { checkWritable } from '../private-file.js';
@@ -28,25 +34,38 @@ import { listedIssues } from '../output/errors.js';
 import { terminalSafe } from '../output/safe-text.js';
 import { groupedFindings } from '../output/findings.js';
 import type { FieldIssue } from '../errors.js';
-/** The flags every command that runs over a file of many records offers. */
-export interface BulkRunOptions extends GlobalOptions, BulkFlags, CsvFlags {
-  yes?: boolean;
-  dryRun?: boolean;
-  /** Refuse what has a warning (`--no-strict`: false; absent: the profile's `strict`). */
-  strict?: boolean;
+/** A run over a file as its command's flags ask for it, the defaults applied (`bulkRunOf()`). */
+export interface BulkRunSettings {
+  dryRun: boolean;
+  /** Where the report goes, as the merchant named it (`--report`). */
+  report?: string;
+  /** The journal the merchant named (`--journal`), as given. */
+  journal?: string;
+  shard?: Shard;
+  sheet: BulkRequest['sheet'];
+  resendUncertain: boolean;
+  sending: BulkRequest['sending'];
+  /** No progress display and no note on resuming. */
+  quiet: boolean;
+  /** Send the valid records and report the invalid ones. */
+  skipInvalid: boolean;
+  /** False with `--no-ledger`: the run records nothing in the merchant's ledger. */
+  ledger: boolean;
 }
 
 /** What differs between the commands that run over a file: the kind of record, and what they say and ask. */
 export interface BulkCommand {
   kind: BulkKind;
-  /** The kind's name, as the summary, the report and the journal name it. */
-  name: RecordKindName;
   /** Said once the plan is known, before anything is decided (fields dropped, ...). */
   afterPlan?(plan: Plan): void;
   /** Asks before sending (or checks what the run pins); throws to send nothing. */
   confirm(plan: Plan): Promise<void>;
   /** The merchant's word on records an earlier run sent without learning the outcome. */
   settle?: { done: readonly string[]; notDone: readonly string[] };
+  /** What the merchant can do about the records the run left undone, in the kind's words. */
+  whatNext(unfinished: readonly RecordResult[]): string;
+  /** Hold back what has a warning (the run's `--strict`, else the profile's). */
+  strict?: boolean;
 }
 
 /**
@@ -55,37 +74,44 @@ export interface BulkCommand {
  */
 export async function runBulkCommand(
   command: BulkCommand,
-  options: BulkRunOptions,
+  settings: BulkRunSettings,
   session: Session,
   input: ManyInvoices,
   context: CommandContext,
 ): Promise<void> {
-  const kind = command.name;
+  const kind = command.kind.sending.name;
   const started = Date.now();
   const { terminal, profile } = session;
   // This command stops gracefully on the first Ctrl-C: it finishes the requests in flight and says where it stands.
   if (context.interrupt) context.interrupt.graceful = true;
-  const reportPath = options.report === undefined ? undefined : resolve(context.cwd, options.report);
+  const reportPath = settings.report === undefined ? undefined : resolve(context.cwd, settings.report);
   // A report that cannot be written is refused now, not found out after the invoices are created; its folder is
   // made as the journal's is (the user's alone: it names customers' references).
   if (reportPath) {
     await mkdir(dirname(reportPath), { recursive: true, mode: 0o700 }).catch(() => undefined);
     await checkWritable(reportPath).catch((error: unknown) => {
-      throw new UsageError(`Cannot write --report ${options.report}: ${writeProblem(error)}; nothing was sent.`);
+      throw new UsageError(`Cannot write --report ${settings.report}: ${writeProblem(error)}; nothing was sent.`);
     });
   }
-  const dryRun = Boolean(options.dryRun);
+  const { dryRun } = settings;
   const target = targetOf(profile, context.env);
   const journal = journalFor({
-    given: options.journal,
-    shard: options.shard,
+    given: settings.journal,
+    shard: settings.shard,
     input,
     cwd: context.cwd,
     dryRun,
     environment: target.environment,
   });
-  const ledger = await openBulkLedger(session, options, context, kind, journal, command.settle);
-  const shard = options.shard ? `${options.shard.index}/${options.shard.count}` : undefined;
+  const ledger = await openBulkLedger(
+    session,
+    { ledger: settings.ledger, dryRun },
+    context,
+    kind,
+    journal,
+    command.settle,
+  );
+  const shard = settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
   const numbered: Numbered = input.format === 'csv' ? 'row' : 'line';
   /** Time spent waiting for the merchant's answer to the question: not the run's. */
@@ -93,28 +119,19 @@ export async function runBulkCommand(
   /** What the run says once it ends, set once its plan is known. */
   let finish: (durationMs: number, refused?: { next: string }) => Promise<void> = () => Promise.resolve();
 
-  // A run keeps a result for each record: left alone, V8 lets the heap grow to several times what is alive and
-  // its young generation to its largest, which at a million records is a gigabyte a CI runner may not have.
-  setFlagsFromString('--heap-growing-percent=30 --semi-space-growth-factor=1');
   try {
     const { plan, outcome } = await runBulk(
       {
-        kind: ledger ? ledger.checking(command.kind, options.strict ?? profile.strict) : command.kind,
+        kind: ledger ? ledger.checking(command.kind, command.strict ?? profile.strict) : command.kind,
         input,
-        sheet: { delimiter: options.delimiter, dateFormat: options.dateFormat, ignoreColumns: options.ignoreColumn },
+        sheet: settings.sheet,
         journal,
         target,
-        shard: options.shard,
+        shard: settings.shard,
         dryRun,
-        resendUncertain: Boolean(options.resendUncertain),
+        resendUncertain: settings.resendUncertain,
         settle: command.settle,
-        sending: {
-          concurrency: options.concurrency ?? bulkDefaults.concurrency,
-          rate: options.rate,
-          retries: options.retries ?? bulkDefaults.retries,
-          maxRetryAfterMs: (options.maxRetryAfter ?? defaultMaxRetryAfterSeconds) * 1000,
-          stopAfterFailures: options.stopAfterFailures ?? bulkDefaults.stopAfterFailures,
-        },
+        sending: settings.sending,
         signal: context.signal,
       },
       {
@@ -139,7 +156,7 @@ export async function runBulkCommand(
           return { client: service.client, close: () => service.close() };
         },
         progress: (total, counters) =>
-          options.quiet
+          settings.quiet
             ? undefined
             : startProgress({ stream: context.stderr, animate: terminal.animate, total, counters }),
         settled: ledger && ((entry, outcome) => ledger.settled(entry, outcome)),
@@ -168,6 +185,8 @@ export async function runBulkCommand(
         resume: plan.resume,
         alreadyExpired: plan.alreadyExpired,
         withoutReference: plan.withoutReference,
+        // Records repeat one another only by a reference (rule 2.3.2): a refund has none.
+        duplicates: command.kind.referenceField !== undefined,
       });
     // Records whose request may be out: a second Ctrl-C tells them as uncertain, as the journal does.
     let jsonWritten = false;
@@ -198,7 +217,7 @@ export async function runBulkCommand(
         const suite = { input: input.name, kind, durationMs, timestamp: new Date(started) };
         await writeReport(reportPath, plan.results, numbered, suite).catch((error: unknown) => {
           throw new PartialFailureError(
-            `The report could not be written to ${options.report}: ${writeProblem(error)}. The summary above says ` +
+            `The report could not be written to ${settings.report}: ${writeProblem(error)}. The summary above says ` +
               'what the run did.',
             { hint: 'Running the same command again writes it (a rerun sends nothing twice).' },
           );
@@ -211,7 +230,7 @@ export async function runBulkCommand(
       if (inGithubActions(context.env)) {
         const { reportToGithub } = await import('./bulk-github.js');
         const unfinished = plan.results.withStatus(...unfinishedStatuses);
-        const next = refused?.next ?? (unfinished.length > 0 ? whatNext(unfinished, kind) : undefined);
+        const next = refused?.next ?? (unfinished.length > 0 ? command.whatNext(unfinished) : undefined);
         const runWarnings = plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : [];
         await reportToGithub({ summary, results: plan.results, numbered, input, next, runWarnings }, context);
       }
@@ -220,6 +239,7 @@ export async function runBulkCommand(
 
   /** After the plan: refuses what must not be sent (telling every record), announces the run and asks. */
   async function decide(plan: Plan): Promise<boolean> {
+    const reference = command.kind.referenceField;
     command.afterPlan?.(plan);
     if (plan.results.length === 0) {
       terminal.warn(
@@ -237,7 +257,7 @@ export async function runBulkCommand(
       await finish(Date.now() - started, { next: hint });
       throw new UsageError(`${problem}; nothing was sent.`, { issues: groupedFindings(plan.issues), hint });
     }
-    if (plan.issues.length > 0 && !options.skipInvalid) {
+    if (plan.issues.length > 0 && !settings.skipInvalid) {
       plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
       const issues = groupedFindings(plan.issues);
       const hint = [
@@ -251,8 +271,8 @@ export async function runBulkCommand(
         plan.heldForWarnings > 0
           ? `${counted(plan.heldForWarnings, 'record is', 'records are')} held back for ${plan.heldForWarnings === 1 ? 'its' : 'their'} warnings (strict): ` +
             'correct the values' +
-            (plan.issues.some((issue) => issue.field?.includes('businessReference'))
-              ? ', give the records without a businessReference one (--reference-prefix)'
+            (reference !== undefined && plan.issues.some((issue) => issue.field?.includes(reference))
+              ? `, give the records without a ${reference} one (--reference-prefix)`
               : '') +
             ', or pass --no-strict to send them with their warnings.'
           : undefined,
@@ -273,7 +293,7 @@ export async function runBulkCommand(
         },
       );
     }
-    announce(plan, options, session, journal?.shown, numbered);
+    announce(plan, settings, session, journal?.shown, numbered, kind);
     if (dryRun) {
       plan.results.replaceStatus('pending', 'valid');
       return false;
@@ -323,12 +343,12 @@ export async function runBulkCommand(
       // Invalid records with --skip-invalid, or records a journal holds back: it answers as the real run would
       // (exit 6), in its own words.
       throw new PartialFailureError(`Dry run: ${skippedLine(unfinished, plan.results.length)}; nothing was sent.`, {
-        hint: whatNext(unfinished, kind),
+        hint: command.whatNext(unfinished),
       });
     }
     if (unfinished.length > 0) {
       throw new PartialFailureError(`${notCreatedLine(unfinished, plan.results.length, kind)}.`, {
-        hint: whatNext(unfinished, kind),
+        hint: command.whatNext(unfinished),
       });
     }
   }
@@ -350,18 +370,19 @@ function writeToStdoutNow(text: string): boolean {
 /** Says, before sending, what a rerun skips and which records are not sent. */
 function announce(
   plan: Plan,
-  options: BulkRunOptions,
+  settings: BulkRunSettings,
   session: Session,
   journal: string | undefined,
   numbered: Numbered,
+  kind: RecordKindName,
 ): void {
   const { terminal } = session;
   const { resume } = plan;
-  if (resume && !options.quiet) {
+  if (resume && !settings.quiet) {
     // A dry run sends nothing and resumes nothing: it tells what the real run would do with the journal.
     terminal.info(
-      `${options.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${formatCount(resume.done)} ` +
-        `already created, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
+      `${settings.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${formatCount(resume.done)} ` +
+        `already ${kind === 'refund' ? 'refunded' : 'created'}, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
         `uncertain (not sent again), ${formatCount(resume.new)} new, ${formatCount(resume.changed)} changed.`,
     );
   }
@@ -417,45 +438,6 @@ function listed(findings: readonly FieldIssue[]): string {
     lines.push(`  ...and ${formatCount(findings.length - listedIssues)} more (--report FILE lists them all)`);
   }
   return lines.join('\n');
-}
-
-/** What the merchant can do about the records that were not created (or refunds not made). */
-function whatNext(unfinished: RecordResult[], kind: RecordKindName): string {
-  const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
-  if (kind === 'refund') {
-    return [
-      has('failed') || has('not-sent')
-        ? 'Run the same command again to send the failed ones (fix the refused first).'
-        : undefined,
-      // A refund has no idempotency key: only the merchant can say whether an uncertain one was made.
-      has('uncertain')
-        ? 'Look up each uncertain refund in the merchant dashboard; a rerun never sends it again until you say what ' +
-          'happened: --mark-refunded INVOICE if it was refunded, --mark-not-refunded INVOICE to let a rerun send it.'
-        : undefined,
-      has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
-      has('changed') ? 'Edited refunds were not sent again: their earlier version was sent.' : undefined,
-    ]
-      .filter(Boolean)
-      .join(' ');
-  }
-  return [
-    has('failed') || has('not-sent') ? 'Run the same command again to send the failed ones.' : undefined,
-    // An uncertain record with a businessReference is sent again by a rerun, and the service refuses a duplicate of
-    // it (rule 2.3); only one without a reference needs looking up first.
-    unfinished.some((result) => result.status === 'uncertain' && result.businessReference !== undefined)
-      ? 'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.'
-      : undefined,
-    unfinished.some((result) => result.status === 'uncertain' && result.businessReference === undefined)
-      ? 'Look up the uncertain ones without a businessReference in the service; --resend-uncertain sends them again (a duplicate if they exist).'
-      : undefined,
-    has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
-    has('changed')
-      ? 'Edited records were not sent again: their earlier version was sent (the list says which exist). To create ' +
-        'the new version as another invoice, give it a new businessReference, or run with a new --journal.'
-      : undefined,
-  ]
-    .filter(Boolean)
-    .join(' ');
 }
 
 /** "1 record has", "2 records have": the count and the words that agree with it. */

@@ -5,14 +5,18 @@ import { OutcomeUnknownError, ServiceRejectedError } from '../errors.js';
 import type { InvoiceEntry, LedgerSource, RefundEntry } from '../ledger/entries.js';
 import { LedgerRecorder } from '../ledger/recorder.js';
 import { inGithubActions, workflowCommand } from '../output/github-actions.js';
-import { targetOf } from '../bulk/journal-target.js';
+import { targetOf } from '../bulk/index.js';
 import type { Session } from '../session.js';
 
 // How the commands that send keep the merchant's ledger: where it is, whether it is on, and the one warning a run
 // gives when it cannot be written. Sending never waits on it and never fails for it.
 
 /** The ledger file of the session's environment, or undefined when the ledger is off (profile or --no-ledger). */
-export function ledgerFileOf(session: Session, options: GlobalOptions, context: CommandContext): string | undefined {
+export function ledgerFileOf(
+  session: Session,
+  options: Pick<GlobalOptions, 'ledger'>,
+  context: CommandContext,
+): string | undefined {
   if (options.ledger === false || !session.profile.ledger) return undefined;
   return ledgerFile(session.profile.name, context.env);
 }
@@ -28,7 +32,7 @@ export function serviceOf(session: Session, context: CommandContext): string {
  */
 export function startRecording(
   session: Session,
-  options: GlobalOptions,
+  options: Pick<GlobalOptions, 'ledger'>,
   context: CommandContext,
   repair: string,
 ): LedgerRecorder | undefined {

@@ -1,7 +1,8 @@
 import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { UsageError } from '../errors.js';
+import { LocalFileError } from '../errors.js';
+import { withoutSqliteWarning } from '../local-database.js';
 
 // Opens the ledger's SQLite file: private (0600 in a 0700 folder), WAL so that a `list` never waits for a bulk run
 // and many runs write at once, and synchronous=NORMAL so that a commit survives the process being killed. Kept
@@ -13,8 +14,11 @@ export const ledgerSchemaVersion = 1;
 /** How long a write waits for another process's transaction before it gives up (a send never waits on it). */
 export const ledgerBusyTimeoutMs = 10_000;
 
-/** A ledger file that is not one this einvoice can read; the message names the file and what to do. */
-export class LedgerFileError extends UsageError {}
+/** What a refusal of a ledger adds to the advice: how to start a new one, and bring the runs back in. */
+const remedies = [
+  'A new ledger starts where this one was once it is moved away; einvoice invoices import JOURNAL brings bulk runs back in.',
+  'EINVOICE_LEDGER_DIR=FOLDER keeps the ledgers in another folder.',
+];
 
 /** Opens (and with `create`, makes) the ledger at `file`; undefined when there is none and `create` is false. */
 export async function openLedgerFile(
@@ -59,14 +63,19 @@ export async function openLedgerFile(
     }
     const version = versionOf();
     if (version !== ledgerSchemaVersion) {
-      throw new LedgerFileError(
-        `${file} is a ledger of another version of einvoice (${version}); this one reads version ${ledgerSchemaVersion}.`,
-        { hint: 'Use the einvoice that wrote it, or move the file away to start a new ledger.' },
+      throw new LocalFileError(
+        `The ledger ${file} is of another einvoice (version ${version}; this one reads version ${ledgerSchemaVersion}).`,
+        {
+          file,
+          problem: 'newer',
+          advice: 'einvoice leaves it as it is: use it with the einvoice that wrote it, or move it away.',
+          remedies,
+        },
       );
     }
   } catch (error) {
     db.close();
-    if (error instanceof LedgerFileError) throw error;
+    if (error instanceof LocalFileError) throw error;
     const { code, message } = error as { code?: string; message: string };
     if (code === 'ERR_SQLITE_ERROR' && /not a database|malformed/.test(message)) throw damaged(file, message);
     throw error;
@@ -74,9 +83,12 @@ export async function openLedgerFile(
   return db;
 }
 
-function damaged(file: string, why: string): LedgerFileError {
-  return new LedgerFileError(`${file} cannot be read as einvoice's ledger: ${why}.`, {
-    hint: 'Move the file away (a new ledger is started), then import the journals of your runs: einvoice invoices import.',
+function damaged(file: string, why: string): LocalFileError {
+  return new LocalFileError(`The ledger ${file} cannot be read as einvoice's ledger: ${why}.`, {
+    file,
+    problem: /not an einvoice ledger|not a SQLite file/.test(why) ? 'foreign' : 'damaged',
+    advice: 'einvoice leaves it as it is: move it away (with any -wal and -shm file beside it).',
+    remedies,
   });
 }
 
@@ -131,11 +143,7 @@ let sqlite: Promise<typeof import('node:sqlite')> | undefined;
 function loadSqlite(): Promise<typeof import('node:sqlite')> {
   sqlite ??= (async () => {
     const emitWarning = process.emitWarning;
-    process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
-      const text = typeof warning === 'string' ? warning : warning.message;
-      if (/^SQLite is an experimental feature/.test(text)) return;
-      return Reflect.apply(emitWarning, process, [warning, ...rest]) as void;
-    } as typeof process.emitWarning;
+    process.emitWarning = withoutSqliteWarning(emitWarning);
     try {
       return await import('node:sqlite');
     } finally {

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { JournalEntry } from '../bulk/journal.js';
+import type { JournalEntry } from '../bulk/index.js';
 import type { InvoiceEntry, LedgerEntry, LedgerSource, RefundEntry } from './entries.js';
 
 // A bulk run's journal read as ledger entries: each record the journal says was sent, with its last known answer.

@@ -1,6 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { BatchSummary } from '../bulk/summary.js';
-import type { RecordResult, RecordResults } from '../bulk/results.js';
+import type { BatchSummary, RecordResult, RecordResults } from '../bulk/index.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
 
@@ -31,7 +30,9 @@ export function renderSummary(
         ['failed', summary.failed, summary.failed > 0 ? 'run the same command again to retry them' : undefined],
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
-  if (summary.dryRun && summary.createdEarlier > 0) rows.push(['created by an earlier run', summary.createdEarlier]);
+  if (summary.dryRun && summary.createdEarlier > 0) {
+    rows.push([`${refunds ? 'refunded' : 'created'} by an earlier run`, summary.createdEarlier]);
+  }
   if (summary.dryRun && summary.uncertain > 0) {
     rows.push(['uncertain, not sent again', summary.uncertain, 'an earlier run sent them, outcome unknown']);
   }
@@ -39,7 +40,8 @@ export function renderSummary(
     const label = summary.dryRun ? 'would be sent expired' : 'sent already expired';
     rows.push([label, summary.alreadyExpired, 'their expiry had passed (--allow-expired)']);
   }
-  rows.push(['skipped invalid', summary.invalid], ['duplicates in file', summary.duplicatesInFile]);
+  rows.push(['skipped invalid', summary.invalid]);
+  if (summary.duplicatesInFile !== undefined) rows.push(['duplicates in file', summary.duplicatesInFile]);
   if (summary.changed > 0) rows.push(['changed, not sent', summary.changed, 'edited after an earlier run sent them']);
   if (summary.notSent > 0) rows.push(['not sent', summary.notSent, 'the run stopped first']);
 

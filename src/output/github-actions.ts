@@ -1,6 +1,5 @@
-import type { BatchSummary } from '../bulk/summary.js';
+import type { BatchSummary, RecordResult, RecordResults, RecordStatus } from '../bulk/index.js';
 import { EinvoiceError } from '../errors.js';
-import type { RecordResult, RecordResults, RecordStatus } from '../bulk/results.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
 import { recordNoun } from './bulk-summary.js';
@@ -161,14 +160,18 @@ export function stepSummary(
   const head = summary.dryRun
     ? `Dry run of ${countOf(summary.total, recordNoun(summary.kind))} from ${input} (${summary.environment}): nothing was sent`
     : `${countOf(summary.total, recordNoun(summary.kind))} from ${input} in ${summary.environment}`;
+  const refunds = summary.kind === 'refund';
+  const done = refunds ? 'refunded' : 'created';
   const counts: Array<[string, number]> = [
     ...(summary.dryRun ? [['valid, would be sent', summary.valid] as [string, number]] : []),
-    [summary.kind === 'refund' ? 'refunded' : 'created', summary.created],
-    ['already existed', summary.alreadyExisted + summary.createdEarlier],
+    [done, summary.created],
+    refunds
+      ? ['refunded by an earlier run', summary.createdEarlier]
+      : ['already existed', summary.alreadyExisted + summary.createdEarlier],
     ['failed', summary.failed],
     ['uncertain (sent, outcome unknown)', summary.uncertain],
     ['invalid, not sent', summary.invalid],
-    ['duplicates in file', summary.duplicatesInFile],
+    ['duplicates in file', summary.duplicatesInFile ?? 0],
     ['changed, not sent', summary.changed],
     ['not sent', summary.notSent],
   ];
@@ -178,7 +181,7 @@ export function stepSummary(
     '| Records | Count |',
     '| --- | ---: |',
     ...counts
-      .filter(([label, count]) => count > 0 || label === 'created')
+      .filter(([label, count]) => count > 0 || label === done)
       .map(([label, count]) => `| ${label} | ${formatCount(count)} |`),
   ];
   const attention = results.withStatus(...errorStatuses, ...warningStatuses);

@@ -18,6 +18,8 @@ export interface Terminal {
   data(text: string): void;
   /** Writes a line of information to stderr. */
   info(text: string): void;
+  /** Writes a sentence of success (✔) to stderr: what a script reads goes to stdout, with `data`. */
+  success(text: string): void;
   /** Writes a warning to stderr. */
   warn(text: string): void;
   /** Writes a line to stderr only with --verbose. */
@@ -61,6 +63,7 @@ export function createTerminal(context: CommandContext, options: GlobalOptions):
     json: Boolean(options.json),
     data: (text) => context.stdout.write(`${text}\n`),
     info: (text) => context.stderr.write(`${text}\n`),
+    success: (text) => context.stderr.write(`${err.green('✔')} ${text}\n`),
     warn: (text) => context.stderr.write(`${err.yellow('!')} ${text}\n`),
     debug: (text) => {
       // Verbose lines show what the service sent (headers, bodies): printed without escapes.

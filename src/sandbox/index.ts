@@ -15,7 +15,6 @@ import { openStore } from './store.js';
 
 export type { FaultKind } from '../schemas/sandbox-admin.js';
 export type { SandboxLogEvent } from './server.js';
-export { StateFileError } from './state.js';
 
 /** How to run a sandbox. */
 export interface SandboxOptions {
@@ -24,8 +23,8 @@ export interface SandboxOptions {
   /** Port to listen on; default 0 (a free one). */
   port?: number;
   /**
-   * Keep the state in this database file, safely shared between processes; absent = in memory only. A file that is
-   * not a sandbox database is refused with StateFileError.
+   * Keep the state in this database file, safely shared between processes; absent = in memory only. A file that
+   * cannot be used (not a sandbox database, damaged, a newer einvoice's, read-only) is refused with LocalFileError.
    */
   stateFile?: string;
   /** The merchant token accepted; default a new random one (`sbx_...`). */

@@ -82,6 +82,3 @@ export function emptyState(firstInvoiceNumber: string): SandboxState {
 export function incrementDigits(digits: string): string {
   return (BigInt(digits) + 1n).toString();
 }
-
-/** A state file that cannot be opened as the sandbox's database. */
-export class StateFileError extends Error {}

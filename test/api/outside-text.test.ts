@@ -113,6 +113,17 @@ describe('responses are read up to 1 MiB', () => {
     );
   });
 
+  it('a refund answered with more than 1 MiB is refused the same way, its outcome unknown', async () => {
+    server = await startTestServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"pad":"${'x'.repeat(2 << 20)}"}`);
+    });
+    const refund = ['refund', '1000007', '--amount', '5', '--reason', 'Late', '--order-ref', '3700001', '--yes'];
+    const result = await runInProcess(refund, { home: homeWith(server) });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain('a body larger than 1 MiB');
+  });
+
   it('statistics larger than 1 MiB are refused the same way', async () => {
     server = await startTestServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });

@@ -53,6 +53,16 @@ const wrongImports = [
     content: "import { formatAmount } from '../sandbox/notifications.js';\nexport const wrong = formatAmount;\n",
   },
   {
+    rule: 'bulk-through-its-index',
+    path: 'src/commands/bulk-wrong.ts',
+    content: "import { planBatch } from '../bulk/plan.js';\nexport const wrong = planBatch;\n",
+  },
+  {
+    rule: 'bulk-through-its-index',
+    path: 'src/output/bulk-wrong.ts',
+    content: "import type { Plan } from '../bulk/plan.js';\nexport type Wrong = Plan;\n",
+  },
+  {
     rule: 'sandbox-stands-alone',
     path: 'src/sandbox/wrong.ts',
     content: "import { toJson } from '../output/format.js';\nexport const wrong = toJson;\n",
@@ -90,7 +100,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const errorLines = () => result.output.split('\n').filter((line) => /^\s*error /.test(line));
 
 describe('the layers of src/', () => {
-  it.each(wrongImports)('fail on a wrong import ($rule)', ({ rule, path }) => {
+  it.each(wrongImports)('fail on a wrong import ($rule: $path)', ({ rule, path }) => {
     expect(result.code).not.toBe(0);
     const named = errorLines().filter((line) => line.includes(`error ${rule}:`));
     expect(named.length, result.output).toBeGreaterThan(0);

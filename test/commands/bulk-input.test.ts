@@ -137,6 +137,8 @@ describe('records refused before anything is sent', () => {
     expect(result.stderr).toContain('1 record repeats an earlier record');
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.records[2]).toMatchObject({ status: 'duplicate', duplicateOf: 1, businessReference: 'INV-9' });
+    expect(report.summary).toMatchObject({ duplicatesInFile: 1 });
+    expect(result.stderr).toMatch(/^ {2}duplicates in file +1$/m);
     expect((await received(sandbox)).count).toBe(2);
   });
 });
@@ -203,7 +205,8 @@ describe('inputs', () => {
     writeFileSync(join(home, 'one.json'), JSON.stringify(record(1)));
     const created = await runInProcess(['create', 'single', '--file', 'one.json'], { home });
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toMatch(/Created single invoice \d+/);
+    expect(created.stdout).toMatch(/^\d+\n$/);
+    expect(created.stderr).toMatch(/Created single invoice \d+/);
     const refused = await runInProcess(['create', 'single', '--file', 'one.json', '--concurrency', '4'], { home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--concurrency applies only to a --file of many invoices');

@@ -70,7 +70,8 @@ describe('create from a file', () => {
 
     expect(result.code).toBe(0);
     expect(last?.request).toStrictEqual(singleFileBody);
-    expect(result.stdout).toBe(`✔ Created single invoice ${last?.invoiceNumber} for 0.30 (local).\n`);
+    expect(result.stdout).toBe(`${last?.invoiceNumber}\n`);
+    expect(result.stderr).toContain(`✔ Created single invoice ${last?.invoiceNumber} for 0.30 (local).\n`);
   });
 
   it('reads the invoice from stdin with --file -', async () => {

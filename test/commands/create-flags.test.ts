@@ -96,7 +96,8 @@ describe('create from flags', () => {
     expect(after.count).toBe(before.count + 1);
     expect(after.last?.kind).toBe('single');
     expect(after.last?.request).toStrictEqual(singleBody);
-    expect(result.stdout).toBe(`✔ Created single invoice ${after.last?.invoiceNumber} for 20.30 (local).\n`);
+    expect(result.stdout).toBe(`${after.last?.invoiceNumber}\n`);
+    expect(result.stderr).toContain(`✔ Created single invoice ${after.last?.invoiceNumber} for 20.30 (local).\n`);
     expect(result.stderr).toContain('Amount 20.30 is the total of the items.');
   });
 
@@ -107,7 +108,8 @@ describe('create from flags', () => {
     expect(result.code).toBe(0);
     expect(last?.kind).toBe('recurring');
     expect(last?.request).toStrictEqual(recurringBody);
-    expect(result.stdout).toBe(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
+    expect(result.stdout).toBe(`${last?.invoiceNumber}\n`);
+    expect(result.stderr).toContain(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
   });
 
   it('resolves relative dates once, against the same moment', async () => {
@@ -164,7 +166,7 @@ describe('create from flags', () => {
     expect(result.stderr).toMatch(/^< content-type: application\/json/m);
     expect(result.stderr).toContain(`\n< ${last?.invoiceNumber}\n`);
     expect(result.stderr).not.toContain(sandbox.token);
-    expect(result.stdout).toBe(`✔ Created recurring invoice ${last?.invoiceNumber} for 499.99 (local).\n`);
+    expect(result.stdout).toBe(`${last?.invoiceNumber}\n`);
   });
 
   it('--dry-run prints the exact JSON body and sends nothing', async () => {

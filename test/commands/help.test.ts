@@ -63,6 +63,30 @@ describe('mistakes', () => {
     expect(result.stderr).toBe("✖ Unknown command 'statz'.\nDid you mean stats?\n");
   });
 
+  it('list, get, show and export, which the service has not, point to the invoices einvoice keeps (exit 2)', async () => {
+    const meant = { list: 'list', get: 'show', show: 'show', export: 'export' };
+    for (const [typed, verb] of Object.entries(meant)) {
+      const result = await runInProcess([typed, '--ref', 'INV-1']);
+      expect(result, typed).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `✖ Unknown command '${typed}'.\nDid you mean einvoice invoices ${verb}?\n`,
+      });
+    }
+    const asked = await runInProcess(['help', 'list']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toBe("✖ No command or help topic 'list'.\nDid you mean einvoice invoices list?\n");
+    // Under another command, the word is that command's business.
+    const underSandbox = await runInProcess(['sandbox', 'list']);
+    expect(underSandbox.code).toBe(2);
+    expect(underSandbox.stderr).not.toContain('invoices');
+  });
+
+  it('an unknown command named like a property of every object is only unknown', async () => {
+    const result = await runInProcess(['constructor']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: "✖ Unknown command 'constructor'.\n" });
+  });
+
   it('help for a mistyped subcommand is refused as the unknown command, not answered with its group', async () => {
     for (const args of [
       ['help', 'create', 'singel'],

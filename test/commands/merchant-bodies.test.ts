@@ -196,7 +196,7 @@ describe('the currency of the profile', () => {
     const home = homeFor(sandbox, { currency: 'egp' });
     const created = await runInProcess(['create', 'single', ...flags], { home });
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toMatch(/Created single invoice \d+ for 10\.00 EGP \(local\)\./);
+    expect(created.stderr).toMatch(/Created single invoice \d+ for 10\.00 EGP \(local\)\./);
     expect(JSON.stringify((await received(sandbox)).last?.request)).not.toMatch(/egp/i);
 
     const stats = await runInProcess(['stats'], { home });

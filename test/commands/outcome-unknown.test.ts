@@ -272,7 +272,7 @@ describe('a refund answered with a success status', () => {
       const server = await answering(contentType, body);
       const result = await runInProcess(refundArgs, { env: { HOME: homeAt(server.url) } });
       expect(result.code, `${body}: ${result.stderr}`).toBe(0);
-      expect(result.stdout).toContain('Refunded 5.00 of invoice 1000007');
+      expect(result.stderr).toContain('Refunded 5.00 of invoice 1000007');
     }
   });
 

@@ -171,7 +171,7 @@ describe('a refund answered by a redirect or by an undocumented success', () => 
     const cwd = folderWithProfile(service.url, token);
     const result = await runInProcess(refundArgs, { cwd, secrets: [token] });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('Refunded 10.00 of invoice 1000007');
+    expect(result.stderr).toContain('Refunded 10.00 of invoice 1000007');
   });
 });
 

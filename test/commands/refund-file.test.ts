@@ -66,6 +66,25 @@ describe('refunds from a file', () => {
     expect(rerun.stderr).toContain('0 refunds to send');
   });
 
+  it("tells its summary in a refund's words, without the rows of invoices (no duplicates in file)", async () => {
+    const home = homeFor(sandbox);
+    const { csv } = await paidInvoicesSheet(sandbox.api, 2);
+    writeFileSync(join(home, 'refunds.csv'), csv);
+
+    const run = await runRefund(home, ['--file', 'refunds.csv', '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^ {2}refunded +2$/m);
+    expect(run.stderr).not.toContain('duplicates');
+
+    const rerun = await runRefund(home, ['--file', 'refunds.csv', '--dry-run', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/^ {2}refunded by an earlier run +2$/m);
+    expect(rerun.stderr).not.toContain('created');
+    const { summary } = JSON.parse(rerun.stdout) as JsonReport;
+    expect(summary).toMatchObject({ createdEarlier: 2 });
+    expect(summary).not.toHaveProperty('duplicatesInFile');
+  });
+
   it('names a bad amount in row 3 and a repeated invoice in row 5 by row and column; nothing is sent', async () => {
     const home = homeFor(sandbox);
     const { numbers } = await paidInvoicesSheet(sandbox.api, 3);

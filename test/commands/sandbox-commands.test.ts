@@ -28,14 +28,15 @@ describe('sandbox commands against the embedded sandbox', () => {
     const home = tempHome();
     const empty = await run(home, ['sandbox', 'reset', '--empty']);
     expect(empty.code, empty.stderr).toBe(0);
-    expect(empty.stdout).toBe('✔ Sandbox reset: no invoices.\n');
+    expect(empty.stdout).toBe('');
+    expect(empty.stderr).toContain('✔ Sandbox reset: no invoices.\n');
     expect(empty.stderr).toContain('built-in sandbox');
     const zeros = await statsOf(home);
     for (const group of Object.values(zeros)) expect(group).toEqual({ totalCount: 0, totalAmount: 0 });
 
     const demo = await run(home, ['sandbox', 'reset']);
     expect(demo.code, demo.stderr).toBe(0);
-    const count = Number(/Sandbox reset: (\d+) demo invoices\./.exec(demo.stdout)?.[1]);
+    const count = Number(/Sandbox reset: (\d+) demo invoices\./.exec(demo.stderr)?.[1]);
     expect(count).toBeGreaterThan(0);
     const statistics = await statsOf(home);
     expect(statistics.allInvoices.totalCount).toBe(count);
@@ -49,8 +50,10 @@ describe('sandbox commands against the embedded sandbox', () => {
 
     const result = await run(home, ['sandbox', 'expire', '--by', '400d']);
     expect(result.code, result.stderr).toBe(0);
-    const expired = /; expired: (.+)\.$/m.exec(result.stdout)?.[1]?.split(', ') ?? [];
+    // The numbers expired, one a line, on stdout; the sentence that tells them on stderr.
+    const expired = result.stdout.trim().split('\n');
     expect(expired).toHaveLength(before.unpaidInvoices.totalCount);
+    expect(result.stderr).toContain(`; expired: ${expired.join(', ')}.`);
 
     const after = await statsOf(home);
     expect(after.unpaidInvoices).toEqual({ totalCount: 0, totalAmount: 0 });
@@ -99,15 +102,29 @@ describe('sandbox commands against a served sandbox', () => {
   });
   afterAll(() => sandbox.close());
 
-  it('pays an unpaid invoice and prints its order reference number', async () => {
+  it('pays an unpaid invoice: its order reference number alone on stdout, the sentence on stderr', async () => {
     const invoiceNumber = await sandbox.api.createInvoice({ amount: 75 });
     const result = await run(home, ['--env', 'local', 'sandbox', 'pay', invoiceNumber]);
     expect(result.code, result.stderr).toBe(0);
     const stored = await sandbox.api.invoice(invoiceNumber);
     expect(stored?.status).toBe('PAID');
-    expect(result.stdout).toBe(
+    expect(result.stdout).toBe(`${stored?.orderReferenceNumber}\n`);
+    expect(result.stderr).toContain(
       `✔ Invoice ${invoiceNumber} is PAID; order reference number ${stored?.orderReferenceNumber}.\n`,
     );
+  });
+
+  it('pays with --json: one JSON object on stdout, and nothing else there', async () => {
+    const invoiceNumber = await sandbox.api.createInvoice({ amount: 80 });
+    const result = await run(home, ['--env', 'local', 'sandbox', 'pay', invoiceNumber, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const stored = await sandbox.api.invoice(invoiceNumber);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      invoiceNumber,
+      status: 'PAID',
+      orderReferenceNumber: stored?.orderReferenceNumber,
+    });
+    expect(result.stderr).not.toContain('{');
   });
 
   it('cancels an unpaid invoice, with --json', async () => {

@@ -256,6 +256,7 @@ describe('records without a businessReference', () => {
     const strict = await runInProcess(['create', 'single', '--file', 'plain.ndjson', '--yes', '--strict'], { home });
     expect(strict.code).toBe(2);
     expect(strict.stderr).toContain('records 1-10: businessReference: is required under --strict');
+    expect(strict.stderr).toContain('give the records without a businessReference one (--reference-prefix)');
     expect((await received(sandbox)).count).toBe(0);
 
     const prefixed = await runInProcess(

@@ -130,7 +130,7 @@ describe('einvoice sandbox export', () => {
     expect(code).toBe(0);
   });
 
-  it('reads the file of a served sandbox with --state, and refuses one that is not there or not one (exit 2)', async () => {
+  it('reads the file of a served sandbox with --state, and refuses one that is not there (exit 2) or not one (exit 10)', async () => {
     const home = tempHome();
     const missing = await runSpawned(['sandbox', 'export', '--state', 'nowhere.sqlite'], { env: { HOME: home } });
     expect(missing.code).toBe(2);
@@ -143,9 +143,9 @@ describe('einvoice sandbox export', () => {
     // What export printed is for reading, not a state file: it is refused, and left as it was.
     writeFileSync(join(home, 'printed.json'), exported.stdout);
     const printed = await runSpawned(['sandbox', 'export', '--state', 'printed.json'], { env: { HOME: home } });
-    expect(printed.code).toBe(2);
+    expect(printed.code).toBe(10);
     expect(printed.stderr).toContain(
-      `${join(home, 'printed.json')} is not a sandbox database: it is not a SQLite file`,
+      `The sandbox's state file ${join(home, 'printed.json')} is not a database einvoice made: it is not a SQLite file.`,
     );
     expect(readFileSync(join(home, 'printed.json'), 'utf8')).toBe(exported.stdout);
   });

@@ -59,4 +59,17 @@ describe('the step summary', () => {
       expect(cells === 2 || cells === 3, row).toBe(true);
     }
   });
+
+  it("counts a run of refunds in a refund's words, with no row a refund cannot have", () => {
+    const refunds = RecordResults.of([
+      { record: 1, line: 2, status: 'created', invoiceNumber: '7' },
+      { record: 2, line: 3, status: 'created-earlier', invoiceNumber: '8' },
+    ]);
+    const about = { kind: 'refund', environment: 'staging', dryRun: false, durationMs: 1200 } as const;
+    const summary = summarize(refunds, { ...about, duplicates: false });
+    const markdown = stepSummary(summary, refunds, 'row', 'refunds.csv');
+    expect(markdown).toContain('| refunded | 1 |\n| refunded by an earlier run | 1 |\n');
+    expect(markdown).not.toMatch(/created|already existed|duplicates/);
+    expect(summary).not.toHaveProperty('duplicatesInFile');
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withoutSqliteWarning } from '../../src/sandbox/database.js';
+import { withoutSqliteWarning } from '../../src/local-database.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 // Node 22 prints an ExperimentalWarning when node:sqlite loads; the sandbox leaves out that one warning, no other.

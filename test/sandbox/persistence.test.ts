@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
-import { exportSandboxState, startSandbox, StateFileError, type RunningSandbox } from '../../src/sandbox/index.js';
+import { LocalFileError } from '../../src/errors.js';
+import { exportSandboxState, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { emptyState } from '../../src/sandbox/state.js';
 import { call, createInvoice, singleInvoice } from './support.js';
 
@@ -81,8 +82,10 @@ describe('a state file', () => {
       await writeFile(stateFile, content, { mode: 0o644 });
       await chmod(stateFile, 0o644);
       const refusal = await startSandbox({ stateFile }).catch((error: unknown) => error);
-      expect(refusal, kind).toBeInstanceOf(StateFileError);
-      expect((refusal as Error).message, kind).toBe(`${stateFile} is not a sandbox database: it is not a SQLite file`);
+      expect(refusal, kind).toBeInstanceOf(LocalFileError);
+      expect((refusal as Error).message, kind).toBe(
+        `The sandbox's state file ${stateFile} is not a database einvoice made: it is not a SQLite file.`,
+      );
       expect(await readFile(stateFile), kind).toEqual(Buffer.from(content));
       expect((await stat(stateFile)).mode & 0o777, kind).toBe(0o644);
       expect(await readdir(dirname(stateFile)), kind).toEqual(['state.json']);
@@ -95,7 +98,9 @@ describe('a state file', () => {
     const other = new DatabaseSync(stateFile);
     other.exec('CREATE TABLE notes (text)');
     other.close();
-    await expect(startSandbox({ stateFile })).rejects.toThrow(`${stateFile} is not a sandbox database`);
+    await expect(startSandbox({ stateFile })).rejects.toThrow(
+      `The sandbox's state file ${stateFile} is not a database einvoice made: it is the SQLite database of another program.`,
+    );
   });
 
   it('is shared by two sandboxes without losing or repeating anything', async () => {

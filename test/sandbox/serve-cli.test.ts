@@ -82,7 +82,7 @@ describe('einvoice sandbox serve', () => {
     for (const served of servers) expect((await stop(served.run)).code).toBe(0);
   });
 
-  it('exits 2 when the port is taken or the state file is not a sandbox database, naming it', async () => {
+  it('exits 2 when the port is taken, and 10 when the state file is not a sandbox database, naming it', async () => {
     const taken = await startSandbox();
     try {
       const busy = await runSpawned(['sandbox', 'serve', '--port', new URL(taken.url).port]);
@@ -96,8 +96,11 @@ describe('einvoice sandbox serve', () => {
     const corrupt = await runSpawned(['sandbox', 'serve', '--port', '0', '--state', 'state.json'], {
       env: { HOME: home },
     });
-    expect(corrupt.code).toBe(2);
-    expect(corrupt.stderr).toContain(`${join(home, 'state.json')} is not a sandbox database: it is not a SQLite file`);
+    expect(corrupt.code).toBe(10);
+    expect(corrupt.stderr).toContain(
+      `The sandbox's state file ${join(home, 'state.json')} is not a database einvoice made: it is not a SQLite file.`,
+    );
+    expect(corrupt.stderr).toContain('Or give sandbox serve --state another file.');
   });
 
   it('exits 2 naming --fault when a fault flag is wrong', async () => {

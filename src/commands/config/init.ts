@@ -142,9 +142,7 @@ export async function initConfig(options: ConfigInitOptions, context: CommandCon
   } satisfies Config);
   if (!config.success) throw new UsageError('The answers do not make a valid profile file.', { issues: config.issues });
   await writeProfile(target, config.data, Boolean(options.force));
-  terminal.info(
-    `${terminal.err.green('✔')} Wrote ${target} (readable only by you). Check it with: einvoice config show`,
-  );
+  terminal.success(`Wrote ${target} (readable only by you). Check it with: einvoice config show`);
 }
 
 /** True when `path` exists. */

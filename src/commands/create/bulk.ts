@@ -1,15 +1,13 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { invoiceSending } from '../../bulk/kind.js';
-import type { Plan } from '../../bulk/plan.js';
-import { invoiceChecking } from '../../bulk/record-check.js';
-import type { ManyInvoices } from '../../bulk/run.js';
+import { invoiceKind, type ManyInvoices, type Plan, type RecordResult } from '../../bulk/index.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import { countOf } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
+import { bulkRunOf } from '../bulk-flags.js';
 import { runBulkCommand } from '../bulk-run.js';
-import { amountChoiceOf, type CreateOptions } from './options.js';
+import { amountChoiceOf, type CreateOptions } from './flags.js';
 
 /**
  * `einvoice create single|recurring --file` with many invoices: each record merged with the profile's defaults and
@@ -28,13 +26,14 @@ export async function createInvoicesInBulk(
       hint: '--report FILE writes what happened to each record of a file of many.',
     });
   }
+  const settings = bulkRunOf(options);
   const flags = invoiceFromFlags(options);
   if (flags.issues.length > 0) {
     throw new UsageError('Invalid invoice flags; nothing was sent.', { issues: flags.issues });
   }
   const { profile, terminal } = session;
   const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
-  const checks = {
+  const invoices = invoiceKind({
     kind,
     defaults: profile.defaults,
     flags: flags.invoice,
@@ -44,22 +43,20 @@ export async function createInvoicesInBulk(
     amountChoice: amountChoiceOf(options),
     strict: options.strict ?? profile.strict,
     referencePrefix: options.referencePrefix,
-  };
+  });
   await runBulkCommand(
     {
-      name: kind,
-      kind: {
-        sending: invoiceSending(kind),
-        checking: (clock) => invoiceChecking({ ...checks, ...clock }),
-      },
+      kind: invoices,
       afterPlan: () => {
         if (!droppedFields || droppedFields.size === 0) return;
         const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
         terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
       },
       confirm: (plan) => confirm(kind, plan, options, session, context),
+      whatNext,
+      strict: options.strict ?? profile.strict,
     },
-    options,
+    settings,
     session,
     input,
     context,
@@ -78,4 +75,27 @@ async function confirm(
   const { confirmAction } = await import('../../input/prompts.js');
   const question = `Create ${countOf(plan.toSend, `${kind} invoice`)} in ${session.profile.name}?`;
   if (!(await confirmAction(question, context))) throw new InterruptedError('Cancelled: nothing was sent.');
+}
+
+/** What the merchant can do about the invoices a run did not create. */
+function whatNext(unfinished: readonly RecordResult[]): string {
+  const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
+  return [
+    has('failed') || has('not-sent') ? 'Run the same command again to send the failed ones.' : undefined,
+    // An uncertain record with a businessReference is sent again by a rerun, and the service refuses a duplicate of
+    // it (rule 2.3); only one without a reference needs looking up first.
+    unfinished.some((result) => result.status === 'uncertain' && result.businessReference !== undefined)
+      ? 'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.'
+      : undefined,
+    unfinished.some((result) => result.status === 'uncertain' && result.businessReference === undefined)
+      ? 'Look up the uncertain ones without a businessReference in the service; --resend-uncertain sends them again (a duplicate if they exist).'
+      : undefined,
+    has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
+    has('changed')
+      ? 'Edited records were not sent again: their earlier version was sent (the list says which exist). To create ' +
+        'the new version as another invoice, give it a new businessReference, or run with a new --journal.'
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

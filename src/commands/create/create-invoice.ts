@@ -26,7 +26,7 @@ import { invoiceSchemas, type Invoice, type InvoiceKind } from '../../schemas/in
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
 import { openDraft } from './draft.js';
-import { amountChoiceOf, type CreateOptions } from './options.js';
+import { amountChoiceOf, type CreateOptions } from './flags.js';
 import { writePrivateFile } from '../../private-file.js';
 import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
 
@@ -250,14 +250,17 @@ async function send(
   }
 }
 
-/** Report: the invoice number on stdout, as a sentence or as JSON. */
+/** Report: the invoice number on stdout, alone or as JSON; the sentence that tells it on stderr. */
 function report(run: CreateRun, invoice: Invoice, invoiceNumber: string): void {
   const { kind, terminal, profile } = run;
-  terminal.data(
-    terminal.json
-      ? toJson({ invoiceNumber })
-      : `${terminal.out.green('✔')} Created ${kind} invoice ${invoiceNumber} for ${withCurrency(formatAmount(invoice.amount), profile.currency)} (${profile.name}).`,
+  if (terminal.json) {
+    terminal.data(toJson({ invoiceNumber }));
+    return;
+  }
+  terminal.success(
+    `Created ${kind} invoice ${invoiceNumber} for ${withCurrency(formatAmount(invoice.amount), profile.currency)} (${profile.name}).`,
   );
+  terminal.data(invoiceNumber);
 }
 
 /** A create in the words of its outcome: with a businessReference, running it again is safe (rule 2.3). */

@@ -1,11 +1,10 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readInvoiceFile } from '../../input/input-format.js';
-import { csvFlagsGiven } from '../../bulk/csv-options.js';
-import { bulkFlagsGiven } from '../../bulk/options.js';
+import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { openSession } from '../../session.js';
-import type { CreateOptions } from './options.js';
+import type { CreateOptions } from './flags.js';
 
 /**
  * `einvoice create single|recurring`: a file of many invoices (a JSON array, NDJSON or CSV) goes to bulk creation; one

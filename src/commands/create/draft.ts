@@ -6,7 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { toJson } from '../../output/format.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
-import type { CreateOptions } from './options.js';
+import type { CreateOptions } from './flags.js';
 import { writePrivateFile } from '../../private-file.js';
 
 // The draft of what the merchant typed at the prompts: kept when a run that asked stops short of creating the

@@ -1,100 +1,14 @@
-import { Option } from '@commander-js/extra-typings';
 import type { CommandContext } from '../../context.js';
 import type { Root } from '../root.js';
-import type { CreateOptions } from './options.js';
-import type { InvoiceKind } from '../../schemas/invoice.js';
-import { csvOptions } from '../../bulk/csv-options.js';
-import { bulkOptions } from '../../bulk/options.js';
-import { repeatable } from '../../input/flag-parsers.js';
-import { encodingNames } from '../../input/text-encoding.js';
-import { helpOf, inScope, invoiceFields } from '../../input/field-descriptions.js';
+import { declareCreate, declareCreateGroup } from './flags.js';
 
-// Declares `create single` and `create recurring`; each runs its own file, imported only when it runs. Only
-// commander is loaded here, so `--help` stays fast.
-
-/**
- * The invoice flags, generated from the field descriptions; flags of the other kind are accepted but hidden, so using
- * one is reported by the schema with the kind it belongs to.
- */
-function invoiceOptions(kind: InvoiceKind): Option[] {
-  return invoiceFields.flatMap((field) => {
-    const option = new Option(field.valueName ? `${field.flag} ${field.valueName}` : field.flag, helpOf(field, kind));
-    if (field.input === 'items') option.argParser(repeatable);
-    if (!inScope(field, kind)) option.hideHelp();
-    if (field.input !== 'yes-no') return [option];
-    const negation = new Option(`--no-${field.flag.slice(2)}`, `do not ${helpOf(field, kind)}`).hideHelp();
-    return [option, negation];
-  });
-}
-
-const bulkGroup = 'Many invoices (--file holding a JSON array, NDJSON or CSV):';
-
-const examples: Record<InvoiceKind, string> = {
-  single: `
-Examples:
-  $ einvoice create single --customer-name "Amr Hassan" --customer-mobile +201012345678 \\
-      --item "code=SKU1,qty=2,price=150,en=Shirt,ar=قميص" --sending-date today --release-date today \\
-      --expiry-date +30d --note "Order 1043"
-  $ einvoice create single --file invoice.json --env staging --yes
-  $ einvoice create single --file invoices.ndjson --env staging --yes --concurrency 16 --report report.csv
-  $ einvoice create single --file invoices.ndjson --shard 2/4 --reference-prefix ci-2026-06-
-  $ einvoice create single --file invoices.csv --date-format DD/MM/YYYY --report report.csv
-  $ einvoice create single            # in a terminal: asks for each field`,
-  recurring: `
-Examples:
-  $ einvoice create recurring --cycle-type MONTH --cycle-value 1 --discount-value 0 --discount-type FLAT \\
-      --customer-name "Amr Hassan" --customer-mobile +201012345678 --amount 499 \\
-      --sending-date 2026-12-01 --release-date 2026-12-01 --expiry-date 2026-12-31 --note "Monthly plan"
-  $ einvoice create recurring --file plan.json --dry-run`,
-};
-
-/** Adds `create single` and `create recurring` to the program. */
+/** Adds `create single` and `create recurring`; their implementation is imported only when one runs. */
 export function addCreateCommands(root: Root, context: CommandContext): void {
-  const create = root
-    .command('create')
-    .description('create invoices from flags, a JSON file or prompts, or many from a file')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ einvoice create single --file invoice.json\n  $ einvoice create single --file invoices.ndjson --report report.csv\n  $ einvoice create recurring --file plan.json --dry-run',
-    );
+  const create = declareCreateGroup(root);
   for (const kind of ['single', 'recurring'] as const) {
-    const command = create
-      .command(kind)
-      .description(kind === 'single' ? 'create a single invoice' : 'create a recurring invoice');
-    for (const option of [...invoiceOptions(kind), ...bulkOptions(bulkGroup), ...csvOptions()])
-      command.addOption(option);
-    command
-      .option(
-        '-f, --file <file>',
-        'read the invoice as JSON (the request shape) from a file, or - for stdin; a JSON array, NDJSON or CSV creates many',
-      )
-      .addOption(
-        new Option(
-          '--encoding <name>',
-          'the encoding --file was saved in (default: UTF-8, or UTF-16 by its byte order mark)',
-        ).choices(encodingNames),
-      )
-      .option('--drop-unknown-fields', 'send the invoices without the fields the spec does not list, naming them')
-      .option('-y, --yes', 'send without the preview and confirmation (it answers no other question)')
-      .addOption(
-        new Option('--keep-amount', "send an amount that differs from its items' total as given").conflicts(
-          'amountFromItems',
-        ),
-      )
-      .option('--amount-from-items', "send the items' total instead of an amount that differs from it")
-      .option(
-        '--strict',
-        'refuse what has a warning (a mobile that is not an Egyptian mobile, an e-mail on an SMS invoice, a record without a businessReference)',
-      )
-      .option('--no-strict', "send what has a warning (overrides the profile's strict)")
-      .option('--dry-run', 'send nothing: print the exact JSON body of one invoice, or check a file of many')
-      .option('--save <file>', 'write the final request to a JSON file (reusable with --file)')
-      .option('--print-command', 'print the equivalent flag-only command line on stderr')
-      .addHelpText('after', examples[kind])
-      .action(async (_options, self) => {
-        // The invoice, bulk and CSV flags are generated from their tables, which give their types.
-        const options = self.optsWithGlobals() as CreateOptions;
-        await (await import('./create.js')).createInvoices(kind, options, context);
-      });
+    declareCreate(create, kind).action(async (_options, command) => {
+      const { createInvoices } = await import('./create.js');
+      await createInvoices(kind, command.optsWithGlobals(), context);
+    });
   }
 }

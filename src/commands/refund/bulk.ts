@@ -1,10 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { readInvoiceFile } from '../../input/input-format.js';
-import { refundColumns } from '../../bulk/csv-columns.js';
-import { refundSending } from '../../bulk/kind.js';
-import type { Plan } from '../../bulk/plan.js';
-import { refundChecking } from '../../bulk/refund-check.js';
+import { refundKind, type Plan, type RecordResult } from '../../bulk/index.js';
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
@@ -12,6 +9,7 @@ import { formatAmount } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession, type Session } from '../../session.js';
+import { bulkRunOf } from '../bulk-flags.js';
 import { runBulkCommand } from '../bulk-run.js';
 import type { RefundOptions } from './flags.js';
 
@@ -20,7 +18,7 @@ import type { RefundOptions } from './flags.js';
  * told (and pinned or typed), then sent by the bulk engine. A refund has no idempotency key: one whose request may
  * have left is never sent again until the merchant says what happened (--mark-refunded, --mark-not-refunded).
  */
-export async function refundFromFile(options: RefundOptions, context: CommandContext): Promise<void> {
+export async function refundFromFile(file: string, options: RefundOptions, context: CommandContext): Promise<void> {
   const oneOnly = [
     options.amount !== undefined ? '--amount' : '',
     options.reason !== undefined ? '--reason' : '',
@@ -33,7 +31,6 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
   }
   const pins = { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) };
   const session = await openSession(options, context);
-  const file = options.file as string;
   const input = await readInvoiceFile(file, context, options.format, options.encoding);
   if (input.kind === 'one') {
     throw new UsageError(`--file ${file} holds one JSON object, not a list of refunds; nothing was sent.`, {
@@ -44,8 +41,7 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
   }
   await runBulkCommand(
     {
-      name: 'refund',
-      kind: { sending: refundSending, checking: () => refundChecking, columns: refundColumns },
+      kind: refundKind,
       settle:
         options.markRefunded || options.markNotRefunded
           ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
@@ -58,8 +54,9 @@ export async function refundFromFile(options: RefundOptions, context: CommandCon
         checkPins(plan, pins, session);
       },
       confirm: (plan) => confirm(plan, options, session, context),
+      whatNext,
     },
-    options,
+    bulkRunOf(options),
     session,
     input,
     context,
@@ -129,4 +126,23 @@ function expectedTotal(value: string | undefined): bigint | undefined {
     });
   }
   return toMinorUnits(amount.data);
+}
+
+/** What the merchant can do about the refunds a run did not make. */
+function whatNext(unfinished: readonly RecordResult[]): string {
+  const has = (status: RecordResult['status']) => unfinished.some((result) => result.status === status);
+  return [
+    has('failed') || has('not-sent')
+      ? 'Run the same command again to send the failed ones (fix the refused first).'
+      : undefined,
+    // A refund has no idempotency key: only the merchant can say whether an uncertain one was made.
+    has('uncertain')
+      ? 'Look up each uncertain refund in the merchant dashboard; a rerun never sends it again until you say what ' +
+        'happened: --mark-refunded INVOICE if it was refunded, --mark-not-refunded INVOICE to let a rerun send it.'
+      : undefined,
+    has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
+    has('changed') ? 'Edited refunds were not sent again: their earlier version was sent.' : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

@@ -1,74 +1,74 @@
 import { Option } from '@commander-js/extra-typings';
-import { csvOptions, type CsvFlags } from '../../bulk/csv-options.js';
-import { bulkOptions, type BulkFlags } from '../../bulk/options.js';
 import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 import { encodingNames } from '../../input/text-encoding.js';
+import { bulkFlag, sheetFlag } from '../bulk-flags.js';
 import type { OptionsOf, Root } from '../root.js';
-
-/** The bulk flags a run of refunds offers: a refund is never sent again once it may have left, so no resend. */
-const refundBulkFlags = [
-  '--concurrency',
-  '--rate',
-  '--retries',
-  '--stop-after-failures',
-  '--journal',
-  '--report',
-  '--skip-invalid',
-  '--shard',
-  '--quiet',
-] as const;
 
 const bulkGroup = 'Many refunds (--file holding CSV, NDJSON or a JSON array, without <invoiceNumber>):';
 
 /** `einvoice refund [invoiceNumber]`: its argument, flags and help. */
 export function declareRefund(root: Root) {
-  const command = root
-    .command('refund')
-    .description('refund a paid invoice, or many from a file')
-    .argument('[invoiceNumber]', 'number of the paid invoice (none with a --file of many refunds)')
-    .option('--amount <amount>', 'amount to refund')
-    .option('--reason <text>', 'reason for the refund')
-    .option('--order-ref <reference>', 'order reference number of the payment (orderReferenceNumber)')
-    .option(
-      '-f, --file <file>',
-      'read the refund as JSON from a file, or - for stdin (flags win over it); CSV, NDJSON or a JSON array refunds many',
-    )
-    .addOption(
-      new Option('--encoding <name>', 'the encoding --file was saved in (default: UTF-8)').choices(encodingNames),
-    )
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--dry-run', 'print the request that would be sent (or check a file of many), send nothing')
-    .addOption(
-      new Option('--expect-count <n>', 'refuse to send unless the file holds exactly n refunds to send')
-        .argParser(wholeNumberFlag(0))
-        .helpGroup(bulkGroup),
-    )
-    .addOption(
-      new Option(
-        '--expect-total <amount>',
-        'refuse to send unless the refunds to send add up to exactly this amount',
-      ).helpGroup(bulkGroup),
-    )
-    .addOption(
-      new Option(
-        '--mark-refunded <invoiceNumber>',
-        'an uncertain refund of the journal was done (you checked): record it, never send it again (repeatable)',
+  return (
+    root
+      .command('refund')
+      .description('refund a paid invoice, or many from a file')
+      .argument('[invoiceNumber]', 'number of the paid invoice (none with a --file of many refunds)')
+      .option('--amount <amount>', 'amount to refund')
+      .option('--reason <text>', 'reason for the refund')
+      .option('--order-ref <reference>', 'order reference number of the payment (orderReferenceNumber)')
+      .option(
+        '-f, --file <file>',
+        'read the refund as JSON from a file, or - for stdin (flags win over it); CSV, NDJSON or a JSON array refunds many',
       )
-        .argParser(repeatable)
-        .helpGroup(bulkGroup),
-    )
-    .addOption(
-      new Option(
-        '--mark-not-refunded <invoiceNumber>',
-        'an uncertain refund of the journal was not done (you checked): a run may send it again (repeatable)',
+      .addOption(
+        new Option('--encoding <name>', 'the encoding --file was saved in (default: UTF-8)').choices(encodingNames),
       )
-        .argParser(repeatable)
-        .helpGroup(bulkGroup),
-    );
-  for (const option of [...bulkOptions(bulkGroup, refundBulkFlags), ...csvOptions()]) command.addOption(option);
-  return command.addHelpText(
-    'after',
-    `
+      .option('-y, --yes', 'do not ask for confirmation')
+      .option('--dry-run', 'print the request that would be sent (or check a file of many), send nothing')
+      .addOption(
+        new Option('--expect-count <n>', 'refuse to send unless the file holds exactly n refunds to send')
+          .argParser(wholeNumberFlag(0))
+          .helpGroup(bulkGroup),
+      )
+      .addOption(
+        new Option(
+          '--expect-total <amount>',
+          'refuse to send unless the refunds to send add up to exactly this amount',
+        ).helpGroup(bulkGroup),
+      )
+      .addOption(
+        new Option(
+          '--mark-refunded <invoiceNumber>',
+          'an uncertain refund of the journal was done (you checked): record it, never send it again (repeatable)',
+        )
+          .argParser(repeatable)
+          .helpGroup(bulkGroup),
+      )
+      .addOption(
+        new Option(
+          '--mark-not-refunded <invoiceNumber>',
+          'an uncertain refund of the journal was not done (you checked): a run may send it again (repeatable)',
+        )
+          .argParser(repeatable)
+          .helpGroup(bulkGroup),
+      )
+      // A refund is never sent again once it may have left: no --resend-uncertain.
+      .addOption(bulkFlag.concurrency(bulkGroup))
+      .addOption(bulkFlag.rate(bulkGroup))
+      .addOption(bulkFlag.retries(bulkGroup))
+      .addOption(bulkFlag.stopAfterFailures(bulkGroup))
+      .addOption(bulkFlag.journal(bulkGroup))
+      .addOption(bulkFlag.report(bulkGroup))
+      .addOption(bulkFlag.skipInvalid(bulkGroup))
+      .addOption(bulkFlag.shard(bulkGroup))
+      .addOption(bulkFlag.quiet(bulkGroup))
+      .addOption(sheetFlag.format())
+      .addOption(sheetFlag.delimiter())
+      .addOption(sheetFlag.dateFormat())
+      .addOption(sheetFlag.ignoreColumn())
+      .addHelpText(
+        'after',
+        `
 Examples:
   $ einvoice refund 1000007 --amount 150 --reason "Damaged item" --order-ref 3712345
   $ einvoice refund 1000007 --file refund.json --yes --env production
@@ -76,9 +76,9 @@ Examples:
   $ einvoice refund --file refunds.csv --dry-run                  # every row checked, the count and the total
   $ einvoice refund --file refunds.csv --env production --yes --expect-count 200 --expect-total 41250.00
   $ einvoice refund --file refunds.csv --mark-refunded 1000012    # an uncertain one you found refunded`,
+      )
   );
 }
 
-export type RefundOptions = OptionsOf<ReturnType<typeof declareRefund>> &
-  BulkFlags &
-  CsvFlags & { invoiceNumber?: string; markRefunded?: string[]; markNotRefunded?: string[] };
+/** What `einvoice refund` is given: the global options, its own, and the invoice number it names. */
+export type RefundOptions = OptionsOf<ReturnType<typeof declareRefund>> & { invoiceNumber?: string };

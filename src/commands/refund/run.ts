@@ -12,8 +12,7 @@ import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
-import { bulkFlagsGiven } from '../../bulk/options.js';
-import { csvFlagsGiven } from '../../bulk/csv-options.js';
+import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
 import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
 
 /** The flag that sets each refund field, for messages. */
@@ -38,7 +37,7 @@ export async function refund(options: RefundOptions, context: CommandContext): P
       });
     }
     const { refundFromFile } = await import('./bulk.js');
-    return refundFromFile(options, context);
+    return refundFromFile(options.file, options, context);
   }
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
   const manyOnly = refundBulkFlagsGiven(options);
@@ -133,11 +132,9 @@ export async function refund(options: RefundOptions, context: CommandContext): P
   } finally {
     await service.close();
   }
-  terminal.data(
-    terminal.json
-      ? toJson({ invoiceNumber, refunded: true, amount: body.amount })
-      : `${terminal.out.green('✔')} Refunded ${formatAmount(body.amount)} of invoice ${invoiceNumber} (${profile.name}).`,
-  );
+  // A refund makes no new number: without --json, stdout has nothing a script needs, and the sentence is stderr's.
+  if (terminal.json) terminal.data(toJson({ invoiceNumber, refunded: true, amount: body.amount }));
+  else terminal.success(`Refunded ${formatAmount(body.amount)} of invoice ${invoiceNumber} (${profile.name}).`);
 }
 
 async function confirm(

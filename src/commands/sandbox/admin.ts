@@ -1,7 +1,10 @@
+import { rename } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { sandboxStateFile } from '../../config/paths.js';
 import { connectToSandboxAdmin } from '../../service-connection.js';
 import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { ExpireOptions, ResetOptions, SandboxOptions } from './flags.js';
-import { UsageError } from '../../errors.js';
+import { LocalFileError, UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
 import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { durationSchema } from '../../schemas/sandbox-admin.js';
@@ -23,7 +26,10 @@ async function withSandbox<T>(
   }
 }
 
-/** `einvoice sandbox pay|cancel <invoiceNumber>`: settles an unpaid invoice as its customer would. */
+/**
+ * `einvoice sandbox pay|cancel <invoiceNumber>`: settles an unpaid invoice as its customer would. A payment's order
+ * reference number is stdout's, alone (or the answer as JSON); the sentence that tells it is stderr's.
+ */
 export async function settleSandboxInvoice(
   action: 'pay' | 'cancel',
   options: SandboxOptions & { invoiceNumber: string },
@@ -31,23 +37,25 @@ export async function settleSandboxInvoice(
 ): Promise<void> {
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
   await withSandbox(options, context, async (admin, { terminal }) => {
-    if (action === 'pay') {
-      const paid = await admin.pay(invoiceNumber);
-      terminal.data(
-        terminal.json
-          ? toJson(paid)
-          : `${terminal.out.green('✔')} Invoice ${paid.invoiceNumber} is PAID; order reference number ${paid.orderReferenceNumber}.`,
-      );
-    } else {
-      const canceled = await admin.cancel(invoiceNumber);
-      terminal.data(
-        terminal.json ? toJson(canceled) : `${terminal.out.green('✔')} Invoice ${canceled.invoiceNumber} is CANCELED.`,
-      );
+    const settled = action === 'pay' ? await admin.pay(invoiceNumber) : await admin.cancel(invoiceNumber);
+    if (terminal.json) {
+      terminal.data(toJson(settled));
+      return;
     }
+    const reference = settled.orderReferenceNumber;
+    if (action === 'cancel' || reference === undefined) {
+      terminal.success(`Invoice ${settled.invoiceNumber} is ${settled.status}.`);
+      return;
+    }
+    terminal.success(`Invoice ${settled.invoiceNumber} is PAID; order reference number ${reference}.`);
+    terminal.data(reference);
   });
 }
 
-/** `einvoice sandbox expire [--by 30d]`: moves the sandbox's clock so that invoices due by then expire. */
+/**
+ * `einvoice sandbox expire [--by 30d]`: moves the sandbox's clock so that invoices due by then expire; their numbers
+ * are stdout's, one a line.
+ */
 export async function advanceSandboxClock(options: ExpireOptions, context: CommandContext): Promise<void> {
   const checked = validate(durationSchema, options.by);
   if (!checked.success) {
@@ -57,11 +65,14 @@ export async function advanceSandboxClock(options: ExpireOptions, context: Comma
   }
   await withSandbox(options, context, async (admin, { terminal }) => {
     const { now, expired = [] } = await admin.advanceClock(checked.data);
-    terminal.data(
-      terminal.json
-        ? toJson({ now, expired })
-        : `Sandbox clock is now ${now}; ${expired.length === 0 ? 'no invoice expired' : `expired: ${expired.join(', ')}`}.`,
+    if (terminal.json) {
+      terminal.data(toJson({ now, expired }));
+      return;
+    }
+    terminal.info(
+      `Sandbox clock is now ${now}; ${expired.length === 0 ? 'no invoice expired' : `expired: ${expired.join(', ')}`}.`,
     );
+    for (const invoiceNumber of expired) terminal.data(invoiceNumber);
   });
 }
 
@@ -87,14 +98,40 @@ export async function showSandboxOutbox(options: SandboxOptions, context: Comman
   });
 }
 
-/** `einvoice sandbox reset [--empty]`: starts over with the demo invoices, or with none. */
+/**
+ * `einvoice sandbox reset [--empty]`: starts over with the demo invoices, or with none. A built-in sandbox state file
+ * that is damaged is moved aside, kept for a look, and a new one started; any other that cannot be used is refused.
+ */
 export async function resetSandbox(options: ResetOptions, context: CommandContext): Promise<void> {
+  try {
+    await startOver(options, context);
+  } catch (error) {
+    const builtIn = resolve(sandboxStateFile(context.env));
+    if (!(error instanceof LocalFileError && error.problem === 'damaged' && error.file === builtIn)) throw error;
+    const kept = await moveAside(builtIn, new Date());
+    context.stderr.write(`The damaged state file is kept as ${kept}.\n`);
+    await startOver(options, context);
+  }
+}
+
+/** Moves a database file aside, with SQLite's files beside it, to a name of its own; returns that name. */
+async function moveAside(file: string, now: Date): Promise<string> {
+  const kept = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
+  // The write-ahead log first: one left beside a new file of the old name would be read into it.
+  for (const suffix of ['-wal', '-shm']) {
+    await rename(`${file}${suffix}`, `${kept}${suffix}`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  await rename(file, kept);
+  return kept;
+}
+
+async function startOver(options: ResetOptions, context: CommandContext): Promise<void> {
   await withSandbox(options, context, async (admin, { terminal }) => {
     const result = await admin.reset(!options.empty);
-    terminal.data(
-      terminal.json
-        ? toJson(result)
-        : `${terminal.out.green('✔')} Sandbox reset: ${result.invoices === 0 ? 'no invoices' : `${result.invoices} demo invoices`}.`,
-    );
+    if (terminal.json) terminal.data(toJson(result));
+    else
+      terminal.success(`Sandbox reset: ${result.invoices === 0 ? 'no invoices' : `${result.invoices} demo invoices`}.`);
   });
 }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sandboxStateFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { LocalFileError, UsageError } from '../../errors.js';
+import { builtInSandboxRemedies } from '../../service-connection.js';
 import { openSession } from '../../session.js';
 import type { ExportOptions } from './flags.js';
 
@@ -20,7 +21,7 @@ export async function exportSandbox(options: ExportOptions, context: CommandCont
       hint: 'For a sandbox served with --state FILE, run: einvoice sandbox export --state FILE',
     });
   }
-  const { exportSandboxState, StateFileError } = await import('../../sandbox/index.js');
+  const { exportSandboxState } = await import('../../sandbox/index.js');
   await exportSandboxState({
     stateFile: file ?? sandboxStateFile(context.env),
     // A built-in sandbox used for the first time starts as every other command would start it.
@@ -29,7 +30,10 @@ export async function exportSandbox(options: ExportOptions, context: CommandCont
   }).catch((error: unknown) => {
     // `sandbox export | head` has what it wanted: the rest is not read.
     if (error instanceof ReaderGone) return;
-    throw error instanceof StateFileError ? new UsageError(error.message, { cause: error }) : error;
+    if (!(error instanceof LocalFileError)) throw error;
+    throw error.withRemedies(
+      file === undefined ? builtInSandboxRemedies(error, context.env) : ['Or give --state another file.'],
+    );
   });
 }
 

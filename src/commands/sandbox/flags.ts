@@ -97,8 +97,7 @@ Examples:
     .addHelpText(
       'after',
       `
-The JSON is what the sandbox's state file held before it became a database; a file of it given to
-\`sandbox serve --state FILE\` is read into a new database.
+The JSON is for reading (jq, diff, a bug report), not a state file: \`sandbox serve --state FILE\` refuses it.
 
 Examples:
   $ einvoice sandbox export > sandbox-state.json

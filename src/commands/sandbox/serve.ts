@@ -1,13 +1,17 @@
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../context.js';
 import type { ServeOptions } from './flags.js';
-import { UsageError, type FieldIssue } from '../../errors.js';
+import { LocalFileError, UsageError, type FieldIssue } from '../../errors.js';
+import { builtInSandboxRemedies } from '../../service-connection.js';
 import { faultKinds, faultSettingsSchema, type FaultSettings } from '../../schemas/sandbox-admin.js';
 import { validate } from '../../schemas/validate.js';
 import type { SandboxLogEvent } from '../../sandbox/index.js';
 
-/** What `sandbox serve` runs with: its flags, or those `sandbox ui` sets; `open` opens the dashboard in a browser. */
-type ServeWith = ServeOptions & { open?: boolean; currency?: string };
+/**
+ * What `sandbox serve` runs with: its flags, or those `sandbox ui` sets; `open` opens the dashboard in a browser,
+ * `builtIn` says the state file is the built-in sandbox's.
+ */
+type ServeWith = ServeOptions & { open?: boolean; currency?: string; builtIn?: boolean };
 
 /**
  * Reads `--fault KIND=RATE` (repeatable), `--latency` and `--seed` into fault settings, checked by the shared
@@ -84,7 +88,7 @@ export async function serveSandbox(
   // It stops on the signal itself, closing the server and its state file: the entry point must not end it first.
   if (context.interrupt) context.interrupt.reportsItself = true;
   try {
-    const { startSandbox, StateFileError } = await import('../../sandbox/index.js');
+    const { startSandbox } = await import('../../sandbox/index.js');
     const sandbox = await startSandbox({
       host: options.host,
       port: options.port,
@@ -98,7 +102,7 @@ export async function serveSandbox(
       ui: options.ui,
       currency: options.currency,
     }).catch((error: unknown) => {
-      throw explainStartFailure(error, options, StateFileError);
+      throw explainStartFailure(error, options, context.env);
     });
     const dashboard = sandbox.dashboardUrl === undefined ? {} : { dashboard: sandbox.dashboardUrl };
     if (options.json) {
@@ -145,8 +149,11 @@ async function showDashboard(url: string, context: CommandContext): Promise<void
   );
 }
 
-/** Turns the failures a merchant can fix (port taken, bad state file, bad options) into usage errors. */
-function explainStartFailure(error: unknown, options: ServeWith, StateFileError: new () => Error): unknown {
+/**
+ * Turns the failures a merchant can fix (port taken, bad options) into usage errors, and says how to give a state
+ * file that cannot be used another one.
+ */
+function explainStartFailure(error: unknown, options: ServeWith, env: NodeJS.ProcessEnv): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
     return new UsageError(`Port ${options.port} on ${options.host} is already in use.`, {
@@ -157,8 +164,11 @@ function explainStartFailure(error: unknown, options: ServeWith, StateFileError:
   if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
     return new UsageError(`Cannot listen on ${options.host}:${options.port} (${code}).`, { cause: error });
   }
-  if (error instanceof RangeError || error instanceof StateFileError) {
-    return new UsageError(error.message, { cause: error });
+  if (error instanceof LocalFileError) {
+    return error.withRemedies(
+      options.builtIn ? builtInSandboxRemedies(error, env) : ['Or give sandbox serve --state another file.'],
+    );
   }
+  if (error instanceof RangeError) return new UsageError(error.message, { cause: error });
   return error;
 }

@@ -22,6 +22,7 @@ export async function sandboxUi(options: UiOptions, context: CommandContext): Pr
       host: '127.0.0.1',
       state: sandboxStateFile(context.env),
       demo: true,
+      builtIn: true,
       ui: true,
       currency,
     },

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { csvField } from '../../bulk/report.js';
+import { csvField } from '../../bulk/index.js';
 import { toJson } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 

@@ -1,0 +1,16 @@
+// The engine of a run over a file of many records, as the commands use it: the kinds of record, the run, and what a
+// command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
+
+export { runBulk, type BulkHooks, type BulkRequest, type BulkResult, type ManyInvoices } from './run.js';
+export type { BulkKind, RecordKindName } from './kind.js';
+export { invoiceKind } from './record-check.js';
+export { refundKind } from './refund-check.js';
+export { journalFor, targetOf, type JournalPlace } from './journal-target.js';
+export type { Plan, Shard } from './plan.js';
+export type { SendEntry, SendOutcome, SettledRecord } from './send.js';
+export { startProgress } from './progress.js';
+export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
+export { summarize, type BatchSummary } from './summary.js';
+export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { contentHash } from './content-key.js';
+export type { JournalEntry } from './journal.js';
