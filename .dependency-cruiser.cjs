@@ -11,7 +11,7 @@
 const base =
   '^src/(errors|context|version|package-files|file-lock|private-file|local-database|workbook-writer)[.]ts$|^src/config/paths[.]ts$';
 const roots = '^src/(index|program|session|service-connection|lib|start|heap-size|help-topics)[.]ts$';
-const peers = '^src/(input|api|output|config)/';
+const peers = '^src/(input|api|output|config|ledger)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -41,19 +41,20 @@ module.exports = {
       name: 'peers-stay-apart',
       severity: 'error',
       comment:
-        'input, api, output and config each stand on the schemas alone; a command composes them. A type may be ' +
-        'shared (it names the data handed across; no code of the other layer runs).',
-      from: { path: '^src/(input|api|output|config)/' },
+        "input, api, output, config and ledger (the merchant's record of what was sent) each stand on the schemas " +
+        'alone; a command composes them. A type may be shared (it names the data handed across; no code of the ' +
+        "other layer runs): the ledger reads the type of a journal's entries.",
+      from: { path: '^src/(input|api|output|config|ledger)/' },
       to: { path: `${peers}|^src/bulk/`, pathNot: `^src/$1/|${base}`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'bulk-uses-input-and-schemas',
       severity: 'error',
       comment:
-        'A bulk run reads each record as the one-invoice input does (src/input), and leaves HTTP, the terminal ' +
-        'and the profile to the command; types may be shared.',
+        'A bulk run reads each record as the one-invoice input does (src/input), and leaves HTTP, the terminal, ' +
+        'the profile and the ledger to the command (it hears each outcome through a hook); types may be shared.',
       from: { path: '^src/bulk/' },
-      to: { path: '^src/(api|output|config)/', pathNot: base, dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(api|output|config|ledger)/', pathNot: base, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'commands-are-the-top',

@@ -13,6 +13,10 @@
 //              (<= 1.3); 100,000 creates at a steady rate (last slice / first >= 0.77); stats with 100,000
 //              invoices / with the demo's 8 (<= 1.5); two runs of 1,000 at once / one after the other (< 1).
 //              `--sandbox` measures only these.
+//   ledger     a ledger of 1,000,000 entries (imported from a journal): invoices list --ref X / the same on a
+//              ledger of 100 (<= 1.5); invoices export of all of it, peak RSS <= 256 MiB; a bulk run of 10,000
+//              @ 20 ms, c=32, ledger off / on (>= 0.95). `npm run bench -- --ledger` measures these alone (a
+//              quarter of an hour: the million is imported first), in a section of the page of their own.
 //
 // `npm run bench -- --scale` measures a million records instead (minutes; CI does not run it): a dry run, a real run
 // against a stub of the service and a resume of its journal, each with peak RSS <= 512 MiB and a time per record at
@@ -49,12 +53,14 @@ const [flag, value] = process.argv.slice(2);
 const scale = process.argv.includes('--scale');
 /** `--sandbox`: the built-in sandbox's figures alone. */
 const sandboxOnly = process.argv.includes('--sandbox');
+/** `--ledger`: the merchant's ledger's figures alone. */
+const ledgerOnly = process.argv.includes('--ledger');
 /** `--bulk`: the bulk runs' figures alone. */
 const bulkOnly = process.argv.includes('--bulk');
 /** `--excel`: a workbook of a million rows alone. */
 const excelOnly = process.argv.includes('--excel');
 /** The section of docs/performance.md this run writes. */
-const pageSection = scale ? 'scale' : excelOnly ? 'excel' : 'goals';
+const pageSection = scale ? 'scale' : excelOnly ? 'excel' : ledgerOnly ? 'ledger' : 'goals';
 const startupRuns = quick ? 5 : 15;
 const bulkRuns = quick ? 1 : 5;
 const bulkRecords = 10_000;
@@ -527,6 +533,117 @@ async function scaleRuns() {
   }
 }
 
+/** A journal of `count` invoices the service created, as a bulk run writes it, for `invoices import`. */
+async function writeCreatedJournal(path, count) {
+  const out = createWriteStream(path);
+  const at = '2026-11-01T08:00:00.000Z';
+  const write = async (entry) => {
+    if (!out.write(`${JSON.stringify(entry)}\n`)) await once(out, 'drain');
+  };
+  await write({
+    type: 'run',
+    version: 1,
+    at,
+    resolveDatesAt: at,
+    kind: 'single',
+    input: 'ledger.ndjson',
+    environment: 'bench',
+    service: 'https://bench.example.com/',
+  });
+  for (let index = 1; index <= count; index++) {
+    const body = benchRecord(index);
+    await write({
+      type: 'planned',
+      key: `k${index}`,
+      record: index,
+      line: index,
+      businessReference: body.businessReference,
+      body,
+    });
+    await write({ type: 'sent', key: `k${index}`, at });
+    await write({ type: 'created', key: `k${index}`, invoiceNumber: String(1_000_000 + index) });
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/** The ledger: a lookup on a million entries against a hundred, an export of the million, a bulk run with it on. */
+async function ledgerBench() {
+  const ledgers = {};
+  for (const [name, count] of [
+    ['small', 100],
+    ['large', 1_000_000],
+  ]) {
+    const folder = join(work, `ledger-${name}`);
+    mkdirSync(folder, { recursive: true });
+    const env = benchEnv({
+      HOME: folder,
+      XDG_STATE_HOME: join(folder, 'state'),
+      EINVOICE_ENV: 'bench',
+      EINVOICE_BASE_URL: 'https://bench.example.com',
+      EINVOICE_TOKEN: token,
+    });
+    const journal = join(folder, 'journal.ndjson');
+    await writeCreatedJournal(journal, count);
+    const imported = await timed(process.execPath, [bin, 'invoices', 'import', journal], { cwd: folder, env });
+    ledgers[name] = { env, folder, importMs: imported.ms };
+  }
+  const lookups = { small: [], large: [] };
+  for (let run = 0; run < startupRuns; run++) {
+    for (const name of ['small', 'large']) {
+      const reference = name === 'small' ? 'BENCH-50' : 'BENCH-500000';
+      const result = await timed(
+        process.execPath,
+        [bin, 'invoices', 'list', '--ref', reference, '--json'],
+        ledgers[name],
+      );
+      if (JSON.parse(result.stdout).length !== 1) throw new Error(`invoices list --ref ${reference} found no invoice`);
+      lookups[name].push(result.ms);
+    }
+  }
+  const lookupRatio = median(lookups.large) / median(lookups.small);
+  report(
+    'invoices list --ref X: 1,000,000 entries / 100',
+    `${lookupRatio.toFixed(2)}x`,
+    '<= 1.5',
+    lookupRatio <= 1.5,
+    `${startupRuns} runs each: ${fmt(median(lookups.large))} / ${fmt(median(lookups.small))}; import of the million ${fmt(ledgers.large.importMs)}`,
+  );
+  const exported = await measured(
+    ['invoices', 'export', '--format', 'csv', '--output', join(work, 'ledger.csv')],
+    ledgers.large.env,
+  );
+  rmSync(join(work, 'ledger.csv'), { force: true });
+  report(
+    'invoices export of 1,000,000 entries: peak RSS',
+    `${exported.mib.toFixed(0)} MiB`,
+    '<= 256 MiB',
+    exported.mib <= 256,
+    `${fmt(exported.ms)}`,
+  );
+  rmSync(ledgers.large.folder, { recursive: true, force: true });
+
+  const file = join(work, 'ledger-bulk.ndjson');
+  await writeRecords(file, bulkRecords);
+  const slow = await serve(['-e', stubSource], benchEnv({ STUB_LATENCY_MS: '20' }));
+  useProfile(slow.ready.url);
+  const on = [];
+  const off = [];
+  for (let run = 0; run < bulkRuns; run++) {
+    off.push((await timed(process.execPath, [bin, ...bulkArgs(file, 32), '--no-ledger'])).ms);
+    on.push((await timed(process.execPath, [bin, ...bulkArgs(file, 32)])).ms);
+  }
+  await stop(slow.child);
+  const ratio = median(off) / median(on);
+  report(
+    `bulk ${bulkRecords.toLocaleString('en-US')} @ 20 ms, c=32: ledger off / on`,
+    ratio.toFixed(2),
+    '>= 0.95',
+    ratio >= 0.95,
+    `${bulkRuns} runs each: on ${fmt(median(on))}, off ${fmt(median(off))}`,
+  );
+}
+
 /** The CPU time the machine's cores have spent busy and in all, in clock ticks, from /proc/stat. */
 function machineTicks() {
   const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
@@ -622,6 +739,7 @@ async function main() {
     await excelRuns();
   } else if (excelOnly) await excelRuns();
   else if (sandboxOnly) await sandboxBench();
+  else if (ledgerOnly) await ledgerBench();
   else if (bulkOnly) await bulk();
   else {
     await startup();
@@ -678,7 +796,7 @@ function writePerformancePage(runs) {
         (row) => `| ${row.name.trim()} | ${row.value} | ${row.goal} | ${row.ok ? 'yes' : 'no'} | ${row.detail} |`,
       ),
     ].join('\n');
-  const flag = { scale: ' -- --scale', excel: ' -- --excel', goals: '' }[pageSection];
+  const flag = { scale: ' -- --scale', excel: ' -- --excel', ledger: ' -- --ledger', goals: '' }[pageSection];
   const measuredNow = [
     `<!-- ${pageSection} -->`,
     `Measured by \`npm run bench${flag}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs${quick ? ' (BENCH_QUICK=1: fewer runs)' : ''}${only ? ` (${only}: only these figures)` : ''}.`,
@@ -686,15 +804,18 @@ function writePerformancePage(runs) {
     runs.map(table).join('\n\n'),
     `<!-- /${pageSection} -->`,
   ].join('\n');
-  const parts = ['goals', 'scale', 'excel'].map((name) => (name === pageSection ? measuredNow : section(name)));
+  const parts = ['goals', 'ledger', 'scale', 'excel'].map((name) =>
+    name === pageSection ? measuredNow : section(name),
+  );
   writeFileSync(
     page,
     [
       '# Performance',
       '',
       "What a merchant would notice, measured on this repository's own machine by `npm run bench` (start-up, bulk",
-      'sending, the built-in sandbox), `npm run bench -- --scale` (a million records) and `npm run bench -- --excel` (a',
-      'workbook of a million rows, also part of --scale), which write this page.',
+      'sending, the built-in sandbox), `npm run bench -- --ledger` (the ledger of what was sent), `npm run bench --',
+      '--scale` (a million records) and `npm run bench -- --excel` (a workbook of a million rows, also part of --scale),',
+      'which write this page.',
       'Each figure is a ratio of two runs taken together, so it does not depend on how fast the machine is.',
       '',
       ...parts.filter(Boolean).flatMap((part) => [part, '']),

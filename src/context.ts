@@ -48,6 +48,8 @@ export interface GlobalOptions {
   input: boolean;
   /** False with `--no-color`. */
   color: boolean;
+  /** False with `--no-ledger`: nothing this command sends is recorded in the ledger. */
+  ledger?: boolean;
 }
 
 /** True when the merchant can answer prompts: stdin and stderr are terminals, not CI, and `--no-input` is absent. */

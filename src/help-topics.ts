@@ -51,6 +51,8 @@ Choosing the service
                           production is never chosen implicitly)
   EINVOICE_CONFIG         the profile file to read instead of searching for one
   EINVOICE_SANDBOX_STATE  the built-in sandbox's state file
+  EINVOICE_LEDGER_DIR     the folder of the ledgers of what was sent (einvoice
+                          invoices), instead of the state folder
   a tokenEnv variable     the variable named by environments.NAME.tokenEnv
 
 The terminal

@@ -3,6 +3,7 @@ import type { CommandContext } from './context.js';
 import { addCompletionCommand } from './commands/completion/index.js';
 import { addConfigCommands } from './commands/config/index.js';
 import { addCreateCommands } from './commands/create/index.js';
+import { addInvoicesCommands } from './commands/invoices/index.js';
 import { addRefundCommand } from './commands/refund/index.js';
 import { declareRoot, type Root } from './commands/root.js';
 import { addSandboxCommands } from './commands/sandbox/index.js';
@@ -88,6 +89,7 @@ export function buildProgram(context: CommandContext): Root {
   addStatsCommand(program, context);
   addRefundCommand(program, context);
   addCreateCommands(program, context);
+  addInvoicesCommands(program, context);
   addSandboxCommands(program, context);
   addConfigCommands(program, context);
   addSchemaCommand(program, context);

@@ -77,10 +77,10 @@ describe('einvoice help <topic>', () => {
       stderr: "✖ No command or help topic 'exit-code'.\nDid you mean exit-codes?\n",
     });
     expect((await runInProcess(['help', 'statz'])).stderr).toContain('Did you mean stats?');
-    expect(await runInProcess(['help', 'invoicing'])).toEqual({
+    expect(await runInProcess(['help', 'payroll'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `✖ No command or help topic 'invoicing'.\nHelp topics: ${Object.keys(helpTopics).join(', ')}.\n`,
+      stderr: `✖ No command or help topic 'payroll'.\nHelp topics: ${Object.keys(helpTopics).join(', ')}.\n`,
     });
   });
 

@@ -5,11 +5,13 @@ export { runBulk, type BulkHooks, type BulkRequest, type BulkResult, type ManyIn
 export type { BulkKind, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';
-export { journalFor, targetOf } from './journal-target.js';
+export { journalFor, targetOf, type JournalPlace } from './journal-target.js';
 export type { Plan, Shard } from './plan.js';
-export type { SendOutcome } from './send.js';
+export type { SendEntry, SendOutcome, SettledRecord } from './send.js';
 export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
 export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
 export { refundColumns, resolveColumn, type ResolvedColumn } from './csv-columns.js';
+export { contentHash } from './content-key.js';
+export type { JournalEntry } from './journal.js';

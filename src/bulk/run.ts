@@ -65,6 +65,8 @@ export interface BulkHooks {
   connect(): Promise<{ client: KindClient & Pick<ServiceClient, 'readToken'>; close(): Promise<void> }>;
   /** Shows the sending's progress; stopped when it ends. */
   progress?(total: number, counters: SendCounters): { stop(): void } | undefined;
+  /** Hears each record's outcome once it is journaled. */
+  settled?: SendOptions['settled'];
 }
 
 /** How a run ended. */
@@ -324,6 +326,7 @@ async function sendPlan(request: BulkRequest, hooks: BulkHooks, plan: Plan, run:
       signal: request.signal,
       progress: counters,
       sending: run.sending,
+      settled: hooks.settled,
     });
   } finally {
     progress?.stop();

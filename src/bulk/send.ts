@@ -43,6 +43,17 @@ export interface SendOptions {
   progress?: SendCounters;
   /** Receives the index of each record from its `sent` entry until its outcome: its request may be out. */
   sending?: Set<number>;
+  /** Hears each record's outcome once it is journaled (the command keeps the merchant's ledger with it). */
+  settled?: (entry: SendEntry, outcome: SettledRecord) => void;
+}
+
+/** What became of a record that was sent, as its journal entry says. */
+export interface SettledRecord {
+  status: 'created' | 'already-existed' | 'failed' | 'uncertain';
+  invoiceNumber?: string;
+  error?: string;
+  /** The HTTP status of a failure the service answered. */
+  httpStatus?: number;
 }
 
 /** Live counters of the sending, for the progress display. */
@@ -152,6 +163,10 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       record({ type: 'failed', key: entry.key, error, ...serviceDetail(failure) });
     } else if (status === 'uncertain') {
       record({ type: 'uncertain', key: entry.key, error: detail.error ?? 'outcome unknown' });
+    }
+    if (status === 'created' || status === 'already-existed' || status === 'failed' || status === 'uncertain') {
+      const { invoiceNumber, error } = detail;
+      options.settled?.(entry, { status, invoiceNumber, error, httpStatus: serviceDetail(failure).status });
     }
   };
 

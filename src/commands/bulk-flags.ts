@@ -150,6 +150,8 @@ export interface BulkRunFlags {
   stopAfterFailures?: number;
   quiet?: boolean;
   skipInvalid?: boolean;
+  /** False with `--no-ledger`. */
+  ledger?: boolean;
 }
 
 /** The run a command's flags ask for, with the defaults of the flags left out. */
@@ -175,6 +177,7 @@ export function bulkRunOf(flags: BulkRunFlags): BulkRunSettings {
     },
     quiet: Boolean(flags.quiet),
     skipInvalid: Boolean(flags.skipInvalid),
+    ledger: flags.ledger !== false,
   };
 }
 

@@ -20,6 +20,7 @@ import {
   type SendOutcome,
   type Shard,
 } from '../bulk/index.js';
+import { openBulkLedger } from './bulk-ledger.js';
 import { renderSummary } from '../output/bulk-summary.js';
 import { inGithubActions } from '../output/github-actions.js';
 import type { CommandContext } from '../context.js';
@@ -48,6 +49,8 @@ export interface BulkRunSettings {
   quiet: boolean;
   /** Send the valid records and report the invalid ones. */
   skipInvalid: boolean;
+  /** False with `--no-ledger`: the run records nothing in the merchant's ledger. */
+  ledger: boolean;
 }
 
 /** What differs between the commands that run over a file: the kind of record, and what they say and ask. */
@@ -61,6 +64,8 @@ export interface BulkCommand {
   settle?: { done: readonly string[]; notDone: readonly string[] };
   /** What the merchant can do about the records the run left undone, in the kind's words. */
   whatNext(unfinished: readonly RecordResult[]): string;
+  /** Hold back what has a warning (the run's `--strict`, else the profile's). */
+  strict?: boolean;
 }
 
 /**
@@ -98,6 +103,14 @@ export async function runBulkCommand(
     dryRun,
     environment: target.environment,
   });
+  const ledger = await openBulkLedger(
+    session,
+    { ledger: settings.ledger, dryRun },
+    context,
+    kind,
+    journal,
+    command.settle,
+  );
   const shard = settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined;
   // A spreadsheet's records are named by its row numbers.
   const numbered: Numbered = input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line';
@@ -109,7 +122,7 @@ export async function runBulkCommand(
   try {
     const { plan, outcome } = await runBulk(
       {
-        kind: command.kind,
+        kind: ledger ? ledger.checking(command.kind, command.strict ?? profile.strict) : command.kind,
         input,
         sheet: { ...settings.sheet, timeZone: profile.timeZone },
         journal,
@@ -134,6 +147,7 @@ export async function runBulkCommand(
           }
         },
         planned: async (plan, run) => {
+          ledger?.planned(plan);
           finish = finishing(plan, run.journalKept, run.sending);
           return decide(plan);
         },
@@ -145,13 +159,16 @@ export async function runBulkCommand(
           settings.quiet
             ? undefined
             : startProgress({ stream: context.stderr, animate: terminal.animate, total, counters }),
+        settled: ledger && ((entry, outcome) => ledger.settled(entry, outcome)),
       },
     );
+    await ledger?.finish();
     plan.results.replaceStatus('pending', 'not-sent');
     await finish(Date.now() - started - answering);
     throwWhatIsNotDone(plan, outcome);
   } finally {
     if (context.interrupt) context.interrupt.lastWords = undefined;
+    await ledger?.finish();
   }
 
   /** Sets up what the run says once its plan is known: the summary, the report, --json and GitHub's output. */

@@ -26,6 +26,7 @@ export function declareRoot() {
       'wait at most this long when the service asks to retry later (default 60); a longer wait fails instead',
       wholeNumberFlag(0),
     )
+    .option('--no-ledger', 'keep no record of what this command sends in the ledger (einvoice invoices)')
     .option('--no-input', 'never prompt; fail listing whatever is missing')
     .option('--no-color', 'disable colour (also NO_COLOR=1)');
 }

@@ -23,6 +23,20 @@ export function sandboxStateFile(env: NodeJS.ProcessEnv): string {
   return join(stateHome(env), 'einvoice', 'sandbox.sqlite');
 }
 
+/**
+ * The merchant's ledger of one environment: what einvoice sent there from this machine (or imported), in the state
+ * folder, or in $EINVOICE_LEDGER_DIR when it names a folder.
+ */
+export function ledgerFile(environment: string, env: NodeJS.ProcessEnv): string {
+  const folder =
+    env.EINVOICE_LEDGER_DIR && isAbsolute(env.EINVOICE_LEDGER_DIR)
+      ? env.EINVOICE_LEDGER_DIR
+      : join(stateHome(env), 'einvoice', 'ledger');
+  // An environment named only by EINVOICE_ENV may hold any character: each outside [A-Za-z0-9_-] is spelled out.
+  const name = environment.replace(/[^A-Za-z0-9_-]/g, (char) => `%${char.codePointAt(0)?.toString(16)}`);
+  return join(folder, `${name}.sqlite`);
+}
+
 /** The folder of files einvoice may delete at any time to rebuild them (Node's compile cache of the CLI). */
 export function cacheFolder(env: NodeJS.ProcessEnv): string {
   const cacheHome =

@@ -43,6 +43,8 @@ export interface Profile {
   currency?: string;
   /** The environment's `strict`: hold back every record with a warning (`--strict` and `--no-strict` win). */
   strict: boolean;
+  /** The environment's `ledger`: false when nothing sent there is to be kept in the ledger (`--no-ledger` too). */
+  ledger: boolean;
   isProduction: boolean;
   isEmbeddedSandbox: boolean;
   /**
@@ -114,6 +116,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
     ...zoneOf(config.timeZone, environment),
     ...(config.currency ? { currency: config.currency } : {}),
     strict: settings?.strict === true,
+    ledger: settings?.ledger !== false,
     isProduction: name === productionEnvironment,
     isEmbeddedSandbox,
     notice,

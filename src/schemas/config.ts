@@ -49,6 +49,8 @@ export const environmentSchema = z
     tokenCommand: text().optional(),
     // Unattended runs of this environment refuse what a person at a terminal would have looked at.
     strict: z.boolean().optional(),
+    // false: nothing sent to this environment is kept in the merchant's ledger (einvoice invoices).
+    ledger: z.boolean().optional(),
   })
   .check((ctx) => {
     const given = tokenSources.filter((source) => ctx.value[source] !== undefined);

@@ -41,6 +41,7 @@ describe('bash completion', () => {
       'stats',
       'refund',
       'create',
+      'invoices',
       'sandbox',
       'config',
       'schema',

@@ -120,7 +120,7 @@ describe('serveSandbox', () => {
     const stopped = new Promise<void>((resolve) => (stopServing = resolve));
     let disposed = false;
     const serving = serveSandbox(
-      { port: 0, host: '127.0.0.1', json: true, input: false, color: false, token: 'in-process' },
+      { port: 0, host: '127.0.0.1', json: true, input: false, color: false, ledger: true, token: 'in-process' },
       context,
       () => ({ stopped, dispose: () => (disposed = true) }),
     );

@@ -54,6 +54,7 @@ export async function createInvoicesInBulk(
       },
       confirm: (plan) => confirm(kind, plan, options, session, context),
       whatNext,
+      strict: options.strict ?? profile.strict,
     },
     settings,
     session,

@@ -28,6 +28,7 @@ import type { Session } from '../../session.js';
 import { openDraft } from './draft.js';
 import { amountChoiceOf, type CreateOptions } from './flags.js';
 import { writePrivateFile } from '../../private-file.js';
+import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
 
 type Raw = Record<string, unknown>;
 
@@ -91,7 +92,7 @@ export async function createOneInvoice(
     if (typed) typed = invoice;
     if (await writeWithoutSending(run, invoice)) return;
     await confirm(run, invoice);
-    const created = await send(run, session, invoice);
+    const created = await send(run, session, invoice, checked.asked);
     await draft.done();
     report(run, invoice, created.invoiceNumber);
   } catch (error) {
@@ -212,13 +213,37 @@ async function confirm(run: CreateRun, invoice: Invoice): Promise<void> {
   }
 }
 
-/** Send: the one request, its outcome told truly (sent, not sent, or may have been sent). */
-async function send(run: CreateRun, session: Session, invoice: Invoice): Promise<{ invoiceNumber: string }> {
-  const { kind, terminal, context } = run;
+/**
+ * Send: the one request, its outcome told truly (sent, not sent, or may have been sent), and recorded in the
+ * merchant's ledger.
+ */
+async function send(
+  run: CreateRun,
+  session: Session,
+  invoice: Invoice,
+  asked: boolean,
+): Promise<{ invoiceNumber: string }> {
+  const { kind, terminal, context, options } = run;
   const service = await session.connect();
+  const recorder = startRecording(session, options, context, 'einvoice invoices list will not show it.');
   try {
-    return await sendOnce(terminal, context, aboutCreating(kind, invoice), (request) =>
-      service.client.createInvoice(kind, invoice, request),
+    return await sentAndRecorded(
+      recorder,
+      () =>
+        sendOnce(terminal, context, aboutCreating(kind, invoice), (request) =>
+          service.client.createInvoice(kind, invoice, request),
+        ),
+      (answer) => ({
+        type: 'invoice',
+        kind,
+        ...(answer.status === 'answered'
+          ? { status: 'created', invoiceNumber: answer.result.invoiceNumber }
+          : { status: answer.status, error: answer.error }),
+        bodyJson: JSON.stringify(invoice),
+        ...(run.profile.currency ? { currency: run.profile.currency } : {}),
+        source: sourceOfOne(options.file, asked),
+        service: serviceOf(session, context),
+      }),
     );
   } finally {
     await service.close();

@@ -13,6 +13,7 @@ import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
 import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
+import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };
@@ -60,7 +61,9 @@ export async function refund(options: RefundOptions, context: CommandContext): P
   let raw: Record<string, unknown> = { ...fromFile, ...fromFlags };
 
   let result = validate(refundSchema, raw);
+  let asked = false;
   if (!result.success && terminal.interactive) {
+    asked = true;
     const failing = new Set(result.issues.map((issue) => issue.path.split(/[.[]/)[0]));
     raw = {
       ...raw,
@@ -100,17 +103,31 @@ export async function refund(options: RefundOptions, context: CommandContext): P
   });
 
   const service = await session.connect();
+  const recorder = startRecording(session, options, context, 'einvoice invoices show will not show it.');
   try {
-    await sendOnce(
-      terminal,
-      context,
-      {
-        doing: `Refunding invoice ${invoiceNumber}`,
-        what: `the refund of invoice ${invoiceNumber}`,
-        whatIsSafe: `Check whether invoice ${invoiceNumber} is refunded before running the refund again: a second one may be made.`,
-        json: { invoiceNumber },
-      },
-      (request) => service.client.refundInvoice(invoiceNumber, body, request),
+    await sentAndRecorded(
+      recorder,
+      () =>
+        sendOnce(
+          terminal,
+          context,
+          {
+            doing: `Refunding invoice ${invoiceNumber}`,
+            what: `the refund of invoice ${invoiceNumber}`,
+            whatIsSafe: `Check whether invoice ${invoiceNumber} is refunded before running the refund again: a second one may be made.`,
+            json: { invoiceNumber },
+          },
+          (request) => service.client.refundInvoice(invoiceNumber, body, request),
+        ),
+      (answer) => ({
+        type: 'refund',
+        invoiceNumber,
+        ...(answer.status === 'answered' ? { status: 'refunded' } : { status: answer.status, error: answer.error }),
+        bodyJson: JSON.stringify(body),
+        ...(profile.currency ? { currency: profile.currency } : {}),
+        source: sourceOfOne(options.file, asked),
+        service: serviceOf(session, context),
+      }),
     );
   } finally {
     await service.close();

@@ -1,0 +1,52 @@
+import { ledgerFile } from '../../config/paths.js';
+import type { CommandContext } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { LedgerFilter } from '../../ledger/filter.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { endOfDayIn, startOfDayIn } from '../../schemas/time-zone.js';
+import { calendarDateIn } from '../../schemas/time-zone.js';
+import type { Session } from '../../session.js';
+import type { FilterOptions } from './flags.js';
+
+/** The ledger of the session's environment, to read; undefined when nothing was ever recorded there. */
+export async function readLedger(session: Session, context: CommandContext): Promise<Ledger | undefined> {
+  return Ledger.open(ledgerFile(session.profile.name, context.env), { create: false });
+}
+
+/** What the ledger is, for a sentence that says it holds nothing. */
+export function emptyLedgerNote(session: Session, context: CommandContext): string {
+  return (
+    `No invoice sent to ${session.profile.name} is recorded in the ledger of this machine ` +
+    `(${ledgerFile(session.profile.name, context.env)}). It holds what einvoice sends from here, and the journals ` +
+    'imported with einvoice invoices import.'
+  );
+}
+
+/** The filter the flags ask for; a day is one of the merchant's time zone. */
+export function filterOf(options: FilterOptions, session: Session): LedgerFilter {
+  const { timeZone } = session.profile;
+  return {
+    ...(options.since !== undefined ? { since: instantOf('--since', options.since, timeZone, 'start') } : {}),
+    ...(options.until !== undefined ? { until: instantOf('--until', options.until, timeZone, 'end') } : {}),
+    ...(options.ref !== undefined ? { businessReference: options.ref } : {}),
+    ...(options.customer !== undefined ? { customer: options.customer } : {}),
+    ...(options.status !== undefined ? { status: options.status } : {}),
+    ...(options.kind !== undefined ? { kind: options.kind } : {}),
+    ...(options.run !== undefined ? { run: options.run } : {}),
+  };
+}
+
+/** A day (`YYYY-MM-DD`, `today`) or an ISO instant given to `flag`, as the ISO instant it starts or ends at. */
+export function instantOf(flag: string, text: string, timeZone: string, edge: 'start' | 'end'): string {
+  const day = text === 'today' ? calendarDateIn(new Date(), timeZone) : text;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+    return edge === 'start' ? startOfDayIn(day, timeZone) : endOfDayIn(day, timeZone);
+  }
+  const instant = /T/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(instant)) {
+    throw new UsageError(`${flag} ${text} is not a day or an instant.`, {
+      hint: `Give a day as YYYY-MM-DD (a day of ${timeZone}), today, or an ISO instant such as 2026-11-01T09:00:00Z.`,
+    });
+  }
+  return new Date(instant).toISOString();
+}

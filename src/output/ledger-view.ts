@@ -1,0 +1,165 @@
+import type { ChalkInstance } from 'chalk';
+import type { LedgerInvoice, LedgerRefund } from '../ledger/ledger.js';
+import { minorToText } from '../schemas/money.js';
+import { formatDecimal } from '../schemas/number-text.js';
+import { calendarDateIn } from '../schemas/time-zone.js';
+import { terminalSafe } from './safe-text.js';
+
+// The ledger's invoices as the merchant reads them: a table, one invoice in full, and the JSON a script reads. Text
+// from the ledger was typed by the merchant or answered by the service: it is printed without escape sequences.
+
+/** The safe next step for an invoice or refund whose outcome is unknown. */
+export function nextStepOf(status: string, invoiceNumber: string | null, reference: string | null): string | undefined {
+  if (status === 'uncertain') {
+    return reference === null
+      ? 'It may have been created: look it up in the merchant dashboard before sending it again (it has no businessReference, so sending it again may create a second one).'
+      : `It may have been created: look it up in the merchant dashboard; sending it again is safe, the service refuses a second invoice with businessReference ${reference}.`;
+  }
+  if (status === 'refund-uncertain') {
+    return `Its refund may have been made: look invoice ${invoiceNumber ?? ''} up in the merchant dashboard, then settle it with einvoice refund --file ... --mark-refunded ${invoiceNumber ?? 'NUMBER'} or --mark-not-refunded ${invoiceNumber ?? 'NUMBER'}.`;
+  }
+  return undefined;
+}
+
+/** An invoice of the ledger as --json and --ndjson print it: amounts exact, in minor units beside the decimal. */
+export function invoiceJson(invoice: LedgerInvoice): Record<string, unknown> {
+  const nextStep = nextStepOf(invoice.status, invoice.invoiceNumber, invoice.businessReference);
+  return {
+    invoiceNumber: invoice.invoiceNumber,
+    kind: invoice.kind,
+    status: invoice.status,
+    businessReference: invoice.businessReference,
+    customer: { name: invoice.customerName, mobile: invoice.customerMobile, email: invoice.customerEmail },
+    amount: amountText(invoice.amountMinor),
+    amountMinor: invoice.amountMinor,
+    currency: invoice.currency,
+    sendingDate: invoice.sendingDate,
+    expiryDate: invoice.expiryDate,
+    sentAt: invoice.sentAt,
+    error: invoice.error,
+    decided: invoice.decided,
+    source: {
+      via: invoice.via,
+      file: invoice.sourceFile,
+      line: invoice.sourceLine,
+      journal: invoice.journal,
+      run: invoice.run,
+    },
+    service: invoice.service,
+    ...(nextStep ? { nextStep } : {}),
+  };
+}
+
+/** A refund of the ledger as --json prints it. */
+export function refundJson(refund: LedgerRefund): Record<string, unknown> {
+  return {
+    status: refund.status,
+    amount: amountText(refund.amountMinor),
+    amountMinor: refund.amountMinor,
+    currency: refund.currency,
+    reason: refund.reason,
+    orderReferenceNumber: refund.orderReference,
+    sentAt: refund.sentAt,
+    error: refund.error,
+    decided: refund.decided,
+    source: {
+      via: refund.via,
+      file: refund.sourceFile,
+      line: refund.sourceLine,
+      journal: refund.journal,
+      run: refund.run,
+    },
+  };
+}
+
+/** The invoices as a table: when and what was sent, its answer, to whom and for how much, and where from. */
+export function renderLedgerTable(invoices: readonly LedgerInvoice[], colors: ChalkInstance, timeZone: string): string {
+  const header = ['Sent', 'Number', 'Kind', 'Status', 'Reference', 'Customer', 'Amount', 'Source'];
+  const rows = invoices.map((invoice) =>
+    [
+      `${calendarDateIn(new Date(invoice.sentAt), timeZone)}`,
+      invoice.invoiceNumber ?? '-',
+      invoice.kind,
+      invoice.status,
+      invoice.businessReference ?? '-',
+      [invoice.customerName, invoice.customerMobile].filter(Boolean).join(' '),
+      [formatted(invoice.amountMinor), invoice.currency].filter(Boolean).join(' '),
+      invoice.source,
+    ].map((cell) => terminalSafe(cell)),
+  );
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const statusColor = (row: string[]) =>
+    row[3] === 'uncertain' || row[3] === 'refund-uncertain'
+      ? colors.yellow(line(row))
+      : row[3] === 'refused'
+        ? colors.red(line(row))
+        : line(row);
+  return [colors.bold(line(header)), ...rows.map(statusColor)].join('\n');
+}
+
+/** One invoice in full: its answer, the request as sent, its refunds and where it came from. */
+export function renderInvoiceShown(
+  found: { invoice: LedgerInvoice; body: unknown; refunds: readonly LedgerRefund[] },
+  colors: ChalkInstance,
+): string {
+  const { invoice, body, refunds } = found;
+  const label = (text: string) => text.padEnd(labelWidth);
+  const lines = [
+    `${label('Invoice')}${invoice.invoiceNumber ?? 'no number (the service did not answer with one)'}`,
+    `${label('Status')}${invoice.status}${invoice.error ? ` (${invoice.error})` : ''}`,
+    ...(invoice.decided ? [`${label('Decided')}${invoice.decided}`] : []),
+    `${label('Kind')}${invoice.kind}`,
+    `${label('Amount')}${[formatted(invoice.amountMinor), invoice.currency].filter(Boolean).join(' ')}`,
+    `${label('Sent')}${invoice.sentAt}`,
+    `${label('Source')}${invoice.source}${invoice.via === 'bulk' || invoice.via === 'import' ? ` (${invoice.via})` : ''}`,
+    ...(invoice.journal ? [`${label('Journal')}${invoice.journal} (run ${invoice.run ?? '-'})`] : []),
+    ...(invoice.service ? [`${label('Service')}${invoice.service}`] : []),
+  ];
+  const nextStep = nextStepOf(invoice.status, invoice.invoiceNumber, invoice.businessReference);
+  if (nextStep) lines.push(`${label('Next step')}${nextStep}`);
+  for (const refund of refunds) lines.push(`${label('Refund')}${refundLine(refund)}`);
+  // Each line without escape sequences; the body's JSON escapes them itself.
+  const shown = lines
+    .map((line) => terminalSafe(line))
+    .map((line) => colors.dim(line.slice(0, labelWidth)) + line.slice(labelWidth));
+  return [...shown, colors.dim('As sent:'), JSON.stringify(body, null, 2)].join('\n');
+}
+
+const labelWidth = 14;
+
+/** A refund in one line: its answer, amount, when, reason and order, and what was decided or went wrong. */
+function refundLine(refund: LedgerRefund): string {
+  return (
+    `${refund.status} ${formatted(refund.amountMinor)}${refund.currency ? ` ${refund.currency}` : ''}, ` +
+    `${refund.sentAt}, reason: ${refund.reason ?? '-'}, order ${refund.orderReference ?? '-'}` +
+    `${refund.decided ? ` (${refund.decided})` : refund.error ? ` (${refund.error})` : ''}`
+  );
+}
+
+/** A refund of an invoice the ledger does not hold, as `show` prints it. */
+export function renderRefund(refund: LedgerRefund, colors: ChalkInstance): string {
+  const next = nextStepOf(
+    refund.status === 'uncertain' ? 'refund-uncertain' : refund.status,
+    refund.invoiceNumber,
+    null,
+  );
+  return [
+    `${colors.dim('Refund'.padEnd(labelWidth))}${terminalSafe(refundLine(refund))}`,
+    ...(next ? [`${colors.dim('Next step'.padEnd(labelWidth))}${next}`] : []),
+  ].join('\n');
+}
+
+function amountText(minor: number | null): string | null {
+  return minor === null ? null : minorToText(BigInt(minor));
+}
+
+function formatted(minor: number | null): string {
+  return minor === null ? '-' : formatDecimal(minorToText(BigInt(minor)));
+}
