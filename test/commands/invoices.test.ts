@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/home.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -121,6 +122,37 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     const last = (lines[21] as string).split(',');
     expect(last[header.indexOf('refundStatus')]).toBe('refunded');
     expect(last[header.indexOf('refundAmount')]).toBe('150.75');
+  });
+
+  it('exports a workbook: a row per invoice, amounts as numbers with two decimals, dates as dates, Arabic intact', async () => {
+    const result = await runInProcess(['invoices', 'export', '--format', 'xlsx', '--output', 'all.xlsx'], { home });
+    expect(result.code, result.stderr).toBe(0);
+    expect(statSync(join(home, 'all.xlsx')).mode & 0o777).toBe(0o600);
+    const workbook = new Workbook();
+    await workbook.xlsx.readFile(join(home, 'all.xlsx'));
+    const sheet = workbook.getWorksheet(1);
+    const rows = sheet?.getSheetValues().slice(1) as unknown[][];
+    expect(rows).toHaveLength(22);
+    const header = rows[0] as unknown[];
+    const column = (name: string) => header.indexOf(name);
+    const last = rows[21] as unknown[];
+    expect(last[column('customerName')]).toBe(arabicName);
+    expect(last[column('amount')]).toBe(150.75);
+    expect(last[column('refundAmount')]).toBe(150.75);
+    expect(last[column('sentAt')]).toBeInstanceOf(Date);
+    expect(sheet?.getRow(22).getCell(column('amount')).numFmt).toBe('#,##0.00');
+    expect(sheet?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+  });
+
+  it('refuses to print a workbook to a terminal, and pipes one whole', async () => {
+    const shown = await runInProcess(['invoices', 'export', '--format', 'xlsx'], { home, stdoutIsTTY: true });
+    expect(shown.code).toBe(2);
+    expect(shown.stderr).toContain('--output invoices.xlsx');
+    const piped = await runInProcess(['invoices', 'export', '--format', 'xlsx'], { home });
+    expect(piped.code, piped.stderr).toBe(0);
+    const workbook = new Workbook();
+    await workbook.xlsx.load(piped.stdoutBytes);
+    expect(workbook.getWorksheet(1)?.rowCount).toBe(22);
   });
 
   it("keeps the ledger the user's alone (0600)", () => {

@@ -12,6 +12,8 @@ import { expectNoSecrets } from './secrets.js';
 export interface InProcessResult {
   code: number;
   stdout: string;
+  /** stdout as written, for what is not text (a workbook). */
+  stdoutBytes: Buffer;
   stderr: string;
 }
 
@@ -37,8 +39,11 @@ class Collected extends Writable {
     this.chunks.push(chunk);
     done();
   }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
   text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
+    return this.bytes().toString('utf8');
   }
 }
 
@@ -59,7 +64,9 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
     cwd: options.cwd ?? home,
   };
   const code = await main(['node', 'einvoice', ...args], context);
-  const result = { code, stdout: stdout.text(), stderr: stderr.text() };
+  const result = { code, stdout: stdout.text(), stderr: stderr.text() } as InProcessResult;
+  // Not enumerable: tests compare a whole result with toEqual, and the bytes are for the few that read a workbook.
+  Object.defineProperty(result, 'stdoutBytes', { value: stdout.bytes(), enumerable: false });
   expect(result.stderr, 'a stack trace').not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
   expectNoSecrets(args, result, options.env, options.secrets);
   return result;

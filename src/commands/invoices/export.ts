@@ -1,8 +1,13 @@
 import { resolve } from 'node:path';
+import { once } from 'node:events';
+import { PassThrough, type Writable } from 'node:stream';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeProblem } from '../../input/json-file.js';
 import { exportColumns, exportRow, type ExportValue } from '../../ledger/export-rows.js';
+import type { LedgerInvoice, LedgerRefund } from '../../ledger/ledger.js';
+import { wallClockIn } from '../../schemas/time-zone.js';
+import { WorkbookStream, type WorkbookColumn, type WorkbookValue } from '../../workbook-writer.js';
 import { writeLines } from '../../output/write-lines.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { openPrivate } from '../../private-file.js';
@@ -16,6 +21,11 @@ import { emptyLedgerNote, filterOf, readLedger } from './ledger-of.js';
  */
 export async function exportInvoices(options: ExportOptions, context: CommandContext): Promise<void> {
   const session = await openSession(options, context);
+  if (options.format === 'xlsx' && !options.output && context.stdout.isTTY) {
+    throw new UsageError('A workbook is not text to show in a terminal: nothing was written.', {
+      hint: 'Give it a file: einvoice invoices export --format xlsx --output invoices.xlsx (or pipe it).',
+    });
+  }
   const filter = filterOf(options, session);
   const ledger = await readLedger(session, context);
   const handle = options.output
@@ -24,30 +34,75 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
         throw new UsageError(`Cannot write --output ${options.output}: ${writeProblem(error)}.`);
       })
     : undefined;
-  const stream = handle ? handle.createWriteStream() : context.stdout;
+  const workbook = options.format === 'xlsx';
+  // A workbook's writer ends the stream it is given: stdout gets the workbook through a stream of its own.
+  const sink: Writable | undefined = handle ? handle.createWriteStream() : workbook ? new PassThrough() : undefined;
+  const stream = sink ?? context.stdout;
+  const ended = sink ? once(sink, handle ? 'close' : 'end') : undefined;
+  if (!handle && sink) sink.pipe(context.stdout, { end: false });
   let count = 0;
   try {
-    const rows = function* (): Generator<string> {
-      if (options.format === 'csv') yield `\uFEFF${exportColumns.join(',')}\r`;
-      for (const { invoice, refund } of ledger?.each(filter) ?? []) {
-        const row = exportRow(invoice, refund);
-        count += 1;
-        yield options.format === 'csv'
-          ? `${exportColumns.map((column) => csvCell(row[column])).join(',')}\r`
-          : JSON.stringify(Object.fromEntries(exportColumns.map((column) => [column, jsonValue(row[column])])));
-      }
-    };
-    await writeLines(stream, rows());
+    if (workbook && sink) count = await writeWorkbook(sink, ledger?.each(filter) ?? [], session.profile.timeZone);
+    else {
+      const rows = function* (): Generator<string> {
+        if (options.format === 'csv') yield `\uFEFF${exportColumns.join(',')}\r`;
+        for (const { invoice, refund } of ledger?.each(filter) ?? []) {
+          const row = exportRow(invoice, refund);
+          count += 1;
+          yield options.format === 'csv'
+            ? `${exportColumns.map((column) => csvCell(row[column])).join(',')}\r`
+            : JSON.stringify(Object.fromEntries(exportColumns.map((column) => [column, jsonValue(row[column])])));
+        }
+      };
+      await writeLines(stream, rows());
+      sink?.end();
+    }
+    await ended;
   } finally {
     ledger?.close();
-    if (handle)
-      await new Promise<void>((done, fail) => stream.end((error?: Error | null) => (error ? fail(error) : done())));
+    if (sink && !sink.writableEnded) sink.destroy();
   }
   if (!ledger) session.terminal.info(emptyLedgerNote(session, context));
   else
     session.terminal.info(
       `Exported ${formatCount(count)} invoice${count === 1 ? '' : 's'}${options.output ? ` to ${options.output}` : ''}.`,
     );
+}
+
+/** The workbook's columns: amounts as numbers with two decimals, instants as date-times in the merchant's zone. */
+const workbookColumns: WorkbookColumn[] = exportColumns.map((header) => ({
+  header,
+  type:
+    header === 'amount' || header === 'refundAmount'
+      ? 'amount'
+      : header === 'sentAt' || header === 'refundedAt'
+        ? 'date-time'
+        : 'text',
+}));
+
+/** Writes the rows as one worksheet on `stream` and ends it; the number of rows. */
+async function writeWorkbook(
+  stream: Writable,
+  entries: Iterable<{ invoice: LedgerInvoice; refund?: LedgerRefund }>,
+  timeZone: string,
+): Promise<number> {
+  const workbook = WorkbookStream.start(stream, { name: 'Invoices', columns: workbookColumns });
+  let count = 0;
+  for (const { invoice, refund } of entries) {
+    const row = exportRow(invoice, refund);
+    workbook.addRow(exportColumns.map((column) => workbookValue(row[column], timeZone)));
+    count += 1;
+    // The writer hands rows to the stream without waiting: let it write them out now and then.
+    if (count % 1000 === 0) await new Promise((next) => setImmediate(next));
+  }
+  await workbook.end();
+  return count;
+}
+
+function workbookValue(value: ExportValue, timeZone: string): WorkbookValue {
+  if (value.type === 'empty') return null;
+  if (value.type === 'instant') return wallClockIn(new Date(value.value), timeZone);
+  return value.value;
 }
 
 /** A CSV cell: quoted when it holds a comma, a quote or a line end. */

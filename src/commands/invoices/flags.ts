@@ -54,14 +54,14 @@ export function declareInvoices(root: Root) {
     invoices.command('export').description('every invoice sent from this machine, one row each with its refund'),
   )
     .addOption(
-      new Option('--format <format>', 'csv (as Excel opens it) or ndjson')
-        .choices(['csv', 'ndjson'] as const)
+      new Option('--format <format>', 'csv (as Excel opens it), xlsx (a workbook: amounts and dates typed) or ndjson')
+        .choices(['csv', 'xlsx', 'ndjson'] as const)
         .default('csv' as const),
     )
     .option('-o, --output <file>', 'write to this file (made private, 0600) instead of stdout')
     .addHelpText(
       'after',
-      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices export --output invoices.csv\n  $ einvoice invoices export --format ndjson --since 2026-01-01 > invoices.ndjson`,
+      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices export --output invoices.csv\n  $ einvoice invoices export --format xlsx --output invoices.xlsx\n  $ einvoice invoices export --format ndjson --since 2026-01-01 > invoices.ndjson`,
     );
   const imported = invoices
     .command('import')
