@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ledgerFile } from '../config/paths.js';
 import type { CommandContext, GlobalOptions } from '../context.js';
-import { OutcomeUnknownError, ServiceRejectedError } from '../errors.js';
+import { LocalFileError, OutcomeUnknownError, ServiceRejectedError } from '../errors.js';
 import type { InvoiceEntry, LedgerSource, RefundEntry } from '../ledger/entries.js';
 import { LedgerRecorder } from '../ledger/recorder.js';
 import { inGithubActions, workflowCommand } from '../output/github-actions.js';
@@ -39,7 +39,12 @@ export function startRecording(
   const file = ledgerFileOf(session, options, context);
   if (!file) return undefined;
   return new LedgerRecorder(file, (error) => {
-    const text = `The ledger ${file} could not be written (${error.message.replace(/\.$/, '')}): what was sent is not recorded there. ${repair}`;
+    // A LocalFileError names the file itself; say it once.
+    const why =
+      error instanceof LocalFileError
+        ? `${error.message.replace(/\.$/, '')}, so it could not be written:`
+        : `The ledger ${file} could not be written (${error.message.replace(/\.$/, '')}):`;
+    const text = `${why} what was sent is not recorded there. ${repair}`;
     session.terminal.warn(text);
     if (inGithubActions(context.env))
       context.stderr.write(`${workflowCommand('warning', { title: 'einvoice ledger' }, text)}\n`);
