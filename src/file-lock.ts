@@ -115,8 +115,10 @@ async function removeStale(lockPath: string, key: string): Promise<boolean> {
     takeover = await open(takeoverPath, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    // Another process is taking it over right now, unless it was killed while it did.
-    if (!(await isRecent(takeoverPath, takeoverStaleMs))) await rm(takeoverPath, { force: true });
+    // Another process is taking it over right now, unless it was killed while it did. A takeover lock gone by the
+    // time it is looked at was let go: removing "it" then would remove the next taker's.
+    const info = await stat(takeoverPath).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs >= takeoverStaleMs) await rm(takeoverPath, { force: true });
     return false;
   }
   try {
