@@ -43,6 +43,16 @@ const wrongImports = [
     content: "import { renderSummary } from '../output/bulk-summary.js';\nexport const wrong = renderSummary;\n",
   },
   {
+    rule: 'bulk-uses-input-and-schemas',
+    path: 'src/bulk/wrong-ledger.ts',
+    content: "import { LedgerRecorder } from '../ledger/recorder.js';\nexport const wrong = LedgerRecorder;\n",
+  },
+  {
+    rule: 'peers-stay-apart',
+    path: 'src/ledger/wrong.ts',
+    content: "import { toJson } from '../output/format.js';\nexport const wrong = toJson;\n",
+  },
+  {
     rule: 'commands-are-the-top',
     path: 'src/api/wrong.ts',
     content: "import { completionShells } from '../commands/completion.js';\nexport const wrong = completionShells;\n",
