@@ -449,7 +449,7 @@ let sqlite: Promise<typeof import('node:sqlite')> | undefined;
  * Loads node:sqlite. Node 22 warns on loading it that it is experimental: that one warning is not the merchant's
  * business, so it alone is left out, and only while the module loads.
  */
-function loadSqlite(): Promise<typeof import('node:sqlite')> {
+export function loadSqlite(): Promise<typeof import('node:sqlite')> {
   sqlite ??= (async () => {
     const emitWarning = process.emitWarning;
     process.emitWarning = withoutSqliteWarning(emitWarning);

@@ -2,7 +2,7 @@ import { chmod, mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { LocalFileError } from '../errors.js';
-import { withoutSqliteWarning } from '../local-database.js';
+import { loadSqlite } from '../local-database.js';
 
 // Opens the ledger's SQLite file: private (0600 in a 0700 folder), WAL so that a `list` never waits for a bulk run
 // and many runs write at once, and synchronous=NORMAL so that a commit survives the process being killed. Kept
@@ -135,20 +135,4 @@ async function whileBusy(change: () => void): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
-}
-
-let sqlite: Promise<typeof import('node:sqlite')> | undefined;
-
-/** Loads node:sqlite without Node 22's one warning that it is experimental (not the merchant's business). */
-function loadSqlite(): Promise<typeof import('node:sqlite')> {
-  sqlite ??= (async () => {
-    const emitWarning = process.emitWarning;
-    process.emitWarning = withoutSqliteWarning(emitWarning);
-    try {
-      return await import('node:sqlite');
-    } finally {
-      process.emitWarning = emitWarning;
-    }
-  })();
-  return sqlite;
 }
