@@ -48,7 +48,7 @@ export function journalFor(request: JournalRequest): JournalPlace | undefined {
   if (given) return { path: resolve(request.cwd, given), shown: given };
   if (!input.absolutePath) {
     if (request.dryRun) return undefined;
-    throw new UsageError('--journal PATH is required to create invoices from stdin; nothing was sent.', {
+    throw new UsageError('--journal PATH is required to send records from stdin; nothing was sent.', {
       hint: `The journal records what was sent, so that running the same command again resumes without duplicates.${seeJournal}`,
     });
   }

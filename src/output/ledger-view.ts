@@ -2,7 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { LedgerInvoice, LedgerRefund } from '../ledger/ledger.js';
 import { minorToText } from '../schemas/money.js';
 import { formatDecimal } from '../schemas/number-text.js';
-import { calendarDateIn } from '../schemas/time-zone.js';
+import { calendarDateIn, wallClockIn } from '../schemas/time-zone.js';
 import { terminalSafe } from './safe-text.js';
 
 // The ledger's invoices as the merchant reads them: a table, one invoice in full, and the JSON a script reads. Text
@@ -108,6 +108,7 @@ export function renderLedgerTable(invoices: readonly LedgerInvoice[], colors: Ch
 export function renderInvoiceShown(
   found: { invoice: LedgerInvoice; body: unknown; refunds: readonly LedgerRefund[] },
   colors: ChalkInstance,
+  timeZone: string,
 ): string {
   const { invoice, body, refunds } = found;
   const label = (text: string) => text.padEnd(labelWidth);
@@ -117,14 +118,14 @@ export function renderInvoiceShown(
     ...(invoice.decided ? [`${label('Decided')}${invoice.decided}`] : []),
     `${label('Kind')}${invoice.kind}`,
     `${label('Amount')}${[formatted(invoice.amountMinor), invoice.currency].filter(Boolean).join(' ')}`,
-    `${label('Sent')}${invoice.sentAt}`,
+    `${label('Sent')}${localTime(invoice.sentAt, timeZone)}`,
     `${label('Source')}${invoice.source}${invoice.via === 'bulk' || invoice.via === 'import' ? ` (${invoice.via})` : ''}`,
     ...(invoice.journal ? [`${label('Journal')}${invoice.journal} (run ${invoice.run ?? '-'})`] : []),
     ...(invoice.service ? [`${label('Service')}${invoice.service}`] : []),
   ];
   const nextStep = nextStepOf(invoice.status, invoice.invoiceNumber, invoice.businessReference);
   if (nextStep) lines.push(`${label('Next step')}${nextStep}`);
-  for (const refund of refunds) lines.push(`${label('Refund')}${refundLine(refund)}`);
+  for (const refund of refunds) lines.push(`${label('Refund')}${refundLine(refund, timeZone)}`);
   // Each line without escape sequences; the body's JSON escapes them itself.
   const shown = lines
     .map((line) => terminalSafe(line))
@@ -135,25 +136,31 @@ export function renderInvoiceShown(
 const labelWidth = 14;
 
 /** A refund in one line: its answer, amount, when, reason and order, and what was decided or went wrong. */
-function refundLine(refund: LedgerRefund): string {
+function refundLine(refund: LedgerRefund, timeZone: string): string {
   return (
     `${refund.status} ${formatted(refund.amountMinor)}${refund.currency ? ` ${refund.currency}` : ''}, ` +
-    `${refund.sentAt}, reason: ${refund.reason ?? '-'}, order ${refund.orderReference ?? '-'}` +
+    `${localTime(refund.sentAt, timeZone)}, reason: ${refund.reason ?? '-'}, order ${refund.orderReference ?? '-'}` +
     `${refund.decided ? ` (${refund.decided})` : refund.error ? ` (${refund.error})` : ''}`
   );
 }
 
 /** A refund of an invoice the ledger does not hold, as `show` prints it. */
-export function renderRefund(refund: LedgerRefund, colors: ChalkInstance): string {
+export function renderRefund(refund: LedgerRefund, colors: ChalkInstance, timeZone: string): string {
   const next = nextStepOf(
     refund.status === 'uncertain' ? 'refund-uncertain' : refund.status,
     refund.invoiceNumber,
     null,
   );
   return [
-    `${colors.dim('Refund'.padEnd(labelWidth))}${terminalSafe(refundLine(refund))}`,
+    `${colors.dim('Refund'.padEnd(labelWidth))}${terminalSafe(refundLine(refund, timeZone))}`,
     ...(next ? [`${colors.dim('Next step'.padEnd(labelWidth))}${next}`] : []),
   ].join('\n');
+}
+
+/** An instant as the merchant's clock shows it (`2026-11-28 00:44:13 Africa/Cairo`); --json keeps the instant. */
+function localTime(instant: string, timeZone: string): string {
+  const wall = wallClockIn(new Date(instant), timeZone).toISOString();
+  return `${wall.slice(0, 10)} ${wall.slice(11, 19)} ${timeZone}`;
 }
 
 function amountText(minor: number | null): string | null {

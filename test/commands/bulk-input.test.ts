@@ -186,7 +186,7 @@ describe('inputs', () => {
       .join('\n');
     const refused = await runInProcess(['create', 'single', '--file', '-'], { home, input });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--journal PATH is required to create invoices from stdin');
+    expect(refused.stderr).toContain('--journal PATH is required to send records from stdin');
     expect((await received(sandbox)).count).toBe(0);
 
     const created = await runInProcess(['create', 'single', '--file', '-', '--journal', 'stdin.journal.ndjson'], {

@@ -124,6 +124,20 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     expect(last[header.indexOf('refundAmount')]).toBe('150.75');
   });
 
+  it("shows when an invoice and its refund were sent by the merchant's clock, and --json the instant", async () => {
+    const env = { TZ: 'Africa/Cairo' };
+    const json = await runInProcess(['invoices', 'show', 'ONE-1', '--json'], { home, env });
+    const [invoice] = JSON.parse(json.stdout) as Array<{ sentAt: string; refunds: Array<{ sentAt: string }> }>;
+    const cairo = (instant: string) => {
+      const wall = new Date(new Date(instant).getTime() + 2 * 3600_000).toISOString();
+      return `${wall.slice(0, 10)} ${wall.slice(11, 19)} Africa/Cairo`;
+    };
+    const shown = await runInProcess(['invoices', 'show', 'ONE-1'], { home, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^Sent +${cairo(invoice?.sentAt ?? '')}$`, 'm'));
+    expect(shown.stdout).toContain(`, ${cairo(invoice?.refunds[0]?.sentAt ?? '')}, reason: Returned`);
+  });
+
   it('exports a workbook: a row per invoice, amounts as numbers with two decimals, dates as dates, Arabic intact', async () => {
     const result = await runInProcess(['invoices', 'export', '--format', 'xlsx', '--output', 'all.xlsx'], { home });
     expect(result.code, result.stderr).toBe(0);

@@ -25,7 +25,7 @@ export async function showInvoice(numberOrReference: string, options: ShowOption
     terminal.data(
       terminal.json
         ? toJson(refunds.map(refundJson))
-        : refunds.map((refund) => renderRefund(refund, terminal.out)).join('\n'),
+        : refunds.map((refund) => renderRefund(refund, terminal.out, session.profile.timeZone)).join('\n'),
     );
     return;
   }
@@ -51,5 +51,5 @@ export async function showInvoice(numberOrReference: string, options: ShowOption
     );
     return;
   }
-  terminal.data(found.map((one) => renderInvoiceShown(one, terminal.out)).join('\n\n'));
+  terminal.data(found.map((one) => renderInvoiceShown(one, terminal.out, session.profile.timeZone)).join('\n\n'));
 }
