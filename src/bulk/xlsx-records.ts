@@ -15,6 +15,7 @@ import {
   type HeaderColumn,
 } from './csv-records.js';
 import type { SourceRecord } from './records.js';
+import { readWorkbookParts, sharedText, type WorkbookTexts } from './workbook-texts.js';
 
 // Streams the rows of one worksheet of an .xlsx workbook as records, through the CSV reader's path: the same header,
 // the same cells to record, each cell first turned into what Excel shows by its type. The workbook was checked before
@@ -61,17 +62,20 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
     }
   };
   const worksheetRecords = async function* (): AsyncGenerator<SourceRecord[]> {
+    // A worksheet that comes before the workbook's own part waits in a temporary file of the reader's until it is
+    // read. The workbook's check bounded what all its parts unpack to, and the table of texts held while the rows are
+    // read (input/workbook-file.ts).
+    const { texts, styles } = await readWorkbookParts(options.path, workbookLimits.unpackedBytes);
     const reader = new WorkbookReader(options.path, {
       worksheets: 'emit',
-      // The table of texts is held while the rows are read; the workbook's check bounded it (input/workbook-file.ts).
-      sharedStrings: 'cache',
-      styles: 'cache',
+      // A text cell comes as its index in the table, and a cell's style from the styles, both read above.
+      sharedStrings: 'ignore',
+      styles: 'ignore',
       hyperlinks: 'ignore',
       entries: 'ignore',
-      // Excel writes a worksheet before the texts it uses: the reader keeps it in a temporary file of its own until
-      // they are read. The workbook's check bounded what all its parts unpack to.
       maxBufferedWorksheetBytes: workbookLimits.unpackedBytes,
     });
+    reader.styles = styles;
     let found = false;
     const names: string[] = [];
     for await (const event of reader.parse()) {
@@ -97,7 +101,7 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
         if (row.number > maxRows) {
           throw new UsageError(`--file ${options.name} has more rows than Excel holds; nothing was sent.`);
         }
-        const values = (row.values as CellValue[]).slice(1);
+        const values = (row.values as CellValue[]).slice(1).map((value) => withText(value, texts));
         if (headerRow === 0) {
           if (values.every((value) => value === null || value === undefined || value === '')) continue;
           headerRow = row.number;
@@ -154,11 +158,13 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
   return { records: records(), place };
 }
 
-/** The text of a text cell, plain or rich (its runs joined). */
-function sharedText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const runs = (value as { richText?: Array<{ text?: string | null }> } | undefined)?.richText;
-  return runs ? runs.map((run) => run.text ?? '').join('') : '';
+/** A cell's value with a text from the table in place of its index. */
+function withText(value: CellValue, texts: WorkbookTexts): CellValue {
+  if (value === null || typeof value !== 'object' || !('sharedString' in value)) return value;
+  const text = texts.text((value as { sharedString: number }).sharedString);
+  // A broken workbook, named as the library's words are (see records() above).
+  if (text === undefined) throw new Error('a cell refers to a text its table of texts (shared strings) does not have');
+  return text;
 }
 
 /** How a sheet is named in a cell's reference: quoted when it holds more than letters, digits and `_`. */

@@ -12,7 +12,7 @@ export const workbookLimits = {
   /** How many times its packed size a part larger than `ratioFrom` may unpack to (Excel's XML packs 5 to 20 times). */
   ratio: 200,
   ratioFrom: 1024 ** 2,
-  /** The shared-strings part (every text of the workbook, held in memory while its rows are read). */
+  /** The shared-strings part (every text of the workbook, held in memory, as UTF-8, while its rows are read). */
   sharedStringsBytes: 160 * 1024 ** 2,
   /** The parts of the workbook. */
   entries: 10_000,

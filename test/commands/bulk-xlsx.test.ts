@@ -91,6 +91,28 @@ describe('a workbook made by another program', () => {
     expect(cell('sendingDate')).toEqual(new Date('2030-01-05T00:00:00.000Z'));
   });
 
+  it("reads a sheet with links (Excel links an e-mail typed in a cell) and rows beyond the reader's buffers", async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    // Enough rows that the worksheet's part is more than a stream holds at once, so each part must be read to its end.
+    const rows = Array.from({ length: 3000 }, (_, index) => row(`L-${index}`, { 7: { shared: `ملاحظة ${index}` } }));
+    await writeHandMadeWorkbook(join(home, 'linked.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, ...rows] }],
+      extra: {
+        'xl/worksheets/_rels/sheet1.xml.rels':
+          '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+          '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+          '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="mailto:sara@example.com" TargetMode="External"/>' +
+          '</Relationships>',
+      },
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'linked.xlsx', '--dry-run', '--json'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    const { records } = JSON.parse(result.stdout) as { records: Array<{ status: string; row: number }> };
+    expect(records.filter((record) => record.status === 'valid')).toHaveLength(3000);
+    expect(records.at(-1)?.row).toBe(3001);
+  });
+
   it('reads the 1904 date system and a date-time cell as the wall clock of the profile zone', async () => {
     const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
     const cells = row('X-1904', { 6: { date: excelSerial('2030-02-05', '18:30:00', true) } }, true);
@@ -159,6 +181,18 @@ describe('a workbook made by another program', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('(Sheet1!D2)');
     expect(result.stderr).toContain('at most two decimals');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+  it('refuses half a character (a lone surrogate written as a reference), never sending \uFFFD', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'half.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('H-1', { 1: { sharedXml: 'Sara &#xD800;' } })] }],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'half.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('half.xlsx is not a readable workbook');
+    expect(result.stderr).toContain('&#xD800;');
     expect((await received(sandbox)).count).toBe(0);
   });
 });
@@ -292,6 +326,24 @@ describe('a workbook that must not be read', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--file broken.xlsx is not a readable workbook');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a cell that points past the table of texts, in words, sending nothing', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'short-table.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('T-1')] }],
+      extra: {
+        'xl/sharedStrings.xml':
+          '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+          '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>x</t></si></sst>',
+      },
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'short-table.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('short-table.xlsx is not a readable workbook: a cell refers to a text');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
     expect((await received(sandbox)).count).toBe(0);
   });
 

@@ -8,6 +8,8 @@ import { zip } from '@cj-tech-master/excelts/archive';
 /** One cell of a hand-made sheet. */
 export type HandCell =
   | { shared: string }
+  /** A shared string written as XML, as is (a character reference, say). */
+  | { sharedXml: string }
   | { inline: string }
   | { number: number | string }
   | { date: number }
@@ -47,8 +49,8 @@ export async function handMadeWorkbook(book: HandWorkbook): Promise<Uint8Array> 
       const cellXml = cells.map((cell, column) => {
         const ref = `${letter(column)}${rowIndex + 1}`;
         if (cell === null) return '';
-        if ('shared' in cell) {
-          shared.push(cell.shared);
+        if ('shared' in cell || 'sharedXml' in cell) {
+          shared.push('shared' in cell ? escape(cell.shared) : cell.sharedXml);
           return `<c r="${ref}" t="s"><v>${shared.length - 1}</v></c>`;
         }
         if ('inline' in cell) return `<c r="${ref}" t="inlineStr"><is><t>${escape(cell.inline)}</t></is></c>`;
@@ -114,23 +116,23 @@ export async function handMadeWorkbook(book: HandWorkbook): Promise<Uint8Array> 
       `<Relationship Id="rId${book.sheets.length + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>` +
       `<Relationship Id="rId${book.sheets.length + 2}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>` +
       '</Relationships>',
-    'xl/styles.xml':
-      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-      '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
-      '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>' +
-      '<fills count="1"><fill><patternFill patternType="none"/></fill></fills>' +
-      '<borders count="1"><border/></borders>' +
-      '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-      '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
-      '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
-      '</styleSheet>',
   };
-  // As Excel orders them: the worksheets before the shared strings they use.
+  // As Excel orders them: the worksheets before the styles and the shared strings they use.
   sheetXml.forEach((xml, index) => (parts[`xl/worksheets/sheet${index + 1}.xml`] = xml));
+  parts['xl/styles.xml'] =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+    '<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+    '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>' +
+    '<fills count="1"><fill><patternFill patternType="none"/></fill></fills>' +
+    '<borders count="1"><border/></borders>' +
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+    '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+    '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
+    '</styleSheet>';
   parts['xl/sharedStrings.xml'] =
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
     `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${shared.length}" uniqueCount="${shared.length}">` +
-    shared.map((text) => `<si><t xml:space="preserve">${escape(text)}</t></si>`).join('') +
+    shared.map((xml) => `<si><t xml:space="preserve">${xml}</t></si>`).join('') +
     '</sst>';
   if (book.macro === 'vba-project') parts['xl/vbaProject.bin'] = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]);
   Object.assign(parts, book.extra);
