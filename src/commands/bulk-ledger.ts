@@ -24,7 +24,7 @@ import { ledgerFileOf, serviceOf, startRecording } from './ledger-recording.js';
 /** What a bulk run needs of the ledger. */
 export interface BulkLedger {
   /** The kind, its checks extended with the ledger's (a copy of an invoice sent from another journal). */
-  checking(kind: BulkKind, strict: boolean): BulkKind;
+  withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind;
   /** The plan, whose records name their lines. */
   planned(plan: Plan): void;
   /** Records a record's outcome. */
@@ -94,7 +94,7 @@ class RunLedger implements BulkLedger {
     if (parts.header) this.#batch = { id: parts.header.id, input: parts.header.run.input };
   }
 
-  checking(kind: BulkKind, strict: boolean): BulkKind {
+  withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind {
     const { ledger } = this.#parts;
     if (!ledger || this.#parts.kind === 'refund' || !ledger.holdsContentKeys()) return kind;
     const run = this.#batch?.id;

@@ -122,7 +122,7 @@ export async function runBulkCommand(
   try {
     const { plan, outcome } = await runBulk(
       {
-        kind: ledger ? ledger.checking(command.kind, command.strict ?? profile.strict) : command.kind,
+        kind: ledger ? ledger.withLedgerChecks(command.kind, command.strict ?? profile.strict) : command.kind,
         input,
         sheet: { ...settings.sheet, timeZone: profile.timeZone },
         journal,

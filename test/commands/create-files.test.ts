@@ -212,6 +212,19 @@ describe('files that are refused before anything is sent', () => {
     expect((await received(sandbox)).count).toBe(before.count);
   });
 
+  it('exits 2 for --save and --print-command with a file of many invoices', async () => {
+    writeJson('many.json', [singleFile, { ...singleFile, note: 'Another' }]);
+    const before = await received(sandbox);
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'many.json', '--yes', '--save', 'out.json', '--print-command'],
+      { home },
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--save and --print-command apply only to one invoice; nothing was sent.');
+    expect((await received(sandbox)).count).toBe(before.count);
+  });
+
   it('exits 2 naming unknown fields (with the field a slip was meant to be) and fields of the other kind', async () => {
     writeJson('odd.json', {
       ...recurringFile,

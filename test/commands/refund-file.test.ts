@@ -116,6 +116,10 @@ describe('refunds from a file', () => {
     expect(pinned.code).toBe(2);
     expect(pinned.stderr).toContain('--expect-count: is 3, the file has 2 refunds to send');
     expect(pinned.stderr).not.toContain('--expect-total:');
+    const wrongTotal = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--expect-total', '20']);
+    expect(wrongTotal.code).toBe(2);
+    expect(wrongTotal.stderr).toContain('--expect-total: is 20.00, the refunds to send add up to 21.00');
+    expect(wrongTotal.stderr).toContain('nothing was sent');
     const unasked = await runRefund(home, ['--file', 'refunds.csv']);
     expect(unasked.code).toBe(2);
     expect(unasked.stderr).toContain('Refunds need confirmation, and there is no terminal to ask on');
@@ -131,6 +135,16 @@ describe('refunds from a file', () => {
       '21.00',
     ]);
     expect(right.code, right.stderr).toBe(0);
+  });
+
+  it('refuses the flags of one refund with a file of many, sending nothing', async () => {
+    const home = homeFor(sandbox);
+    const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 1);
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    const result = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--amount', '1', '--order-ref', '2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--amount, --order-ref apply only to the refund of one invoice; nothing was sent.');
+    for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
   });
 
   it('reads NDJSON, with invoice numbers written as JSON numbers', async () => {

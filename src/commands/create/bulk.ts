@@ -6,20 +6,26 @@ import { countOf } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
 import { bulkRunOf } from '../bulk-flags.js';
-import { runBulkCommand } from '../bulk-run.js';
+import { runBulkCommand, type BulkRunSettings } from '../bulk-run.js';
 import { amountChoiceOf, type CreateOptions } from './flags.js';
 
+/** A run over a file of invoices as the command line asks for it, resolved once from the options. */
+export interface BulkCreate {
+  kind: InvoiceKind;
+  settings: BulkRunSettings;
+  /** What the kind's checks take of the flags and the profile (the invoice the flags give, `--strict`, ...). */
+  checks: Omit<Parameters<typeof invoiceKind>[0], 'droppedFields'>;
+  /** `--drop-unknown-fields`. */
+  dropUnknownFields: boolean;
+  /** `--yes`: no question before sending. */
+  yes: boolean;
+}
+
 /**
- * `einvoice create single|recurring --file` with many invoices: each record merged with the profile's defaults and
- * the flags, checked by the invoice's rules, then created by the bulk engine.
+ * The options of `create --file` with many invoices, as one plain object: refuses the flags of one invoice and
+ * invalid invoice flags, and applies the profile's defaults.
  */
-export async function createInvoicesInBulk(
-  kind: InvoiceKind,
-  options: CreateOptions,
-  session: Session,
-  input: ManyInvoices,
-  context: CommandContext,
-): Promise<void> {
+export function bulkCreateOf(kind: InvoiceKind, options: CreateOptions, profile: Session['profile']): BulkCreate {
   const oneInvoiceOnly = [options.save ? '--save' : '', options.printCommand ? '--print-command' : ''].filter(Boolean);
   if (oneInvoiceOnly.length > 0) {
     throw new UsageError(`${oneInvoiceOnly.join(' and ')} apply only to one invoice; nothing was sent.`, {
@@ -31,32 +37,48 @@ export async function createInvoicesInBulk(
   if (flags.issues.length > 0) {
     throw new UsageError('Invalid invoice flags; nothing was sent.', { issues: flags.issues });
   }
-  const { profile, terminal } = session;
-  const droppedFields = options.dropUnknownFields ? new Map<string, number>() : undefined;
-  const invoices = invoiceKind({
+  return {
     kind,
-    defaults: profile.defaults,
-    flags: flags.invoice,
-    timeZone: profile.timeZone,
-    allowExpired: Boolean(options.allowExpired),
-    droppedFields,
-    amountChoice: amountChoiceOf(options),
-    strict: options.strict ?? profile.strict,
-    referencePrefix: options.referencePrefix,
-  });
+    settings,
+    checks: {
+      kind,
+      defaults: profile.defaults,
+      flags: flags.invoice,
+      timeZone: profile.timeZone,
+      allowExpired: Boolean(options.allowExpired),
+      amountChoice: amountChoiceOf(options),
+      strict: options.strict ?? profile.strict,
+      referencePrefix: options.referencePrefix,
+    },
+    dropUnknownFields: Boolean(options.dropUnknownFields),
+    yes: Boolean(options.yes),
+  };
+}
+
+/**
+ * `einvoice create single|recurring --file` with many invoices, its options resolved (`bulkCreateOf()`): each record
+ * merged with the profile's defaults and the flags, checked by the invoice's rules, then created by the bulk engine.
+ */
+export async function createInvoicesInBulk(
+  run: BulkCreate,
+  session: Session,
+  input: ManyInvoices,
+  context: CommandContext,
+): Promise<void> {
+  const droppedFields = run.dropUnknownFields ? new Map<string, number>() : undefined;
   await runBulkCommand(
     {
-      kind: invoices,
+      kind: invoiceKind({ ...run.checks, droppedFields }),
       afterPlan: () => {
         if (!droppedFields || droppedFields.size === 0) return;
         const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);
-        terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
+        session.terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
       },
-      confirm: (plan) => confirm(kind, plan, options, session, context),
+      confirm: (plan) => confirm(run, plan, session, context),
       whatNext,
-      strict: options.strict ?? profile.strict,
+      strict: run.checks.strict,
     },
-    settings,
+    run.settings,
     session,
     input,
     context,
@@ -64,16 +86,10 @@ export async function createInvoicesInBulk(
 }
 
 /** In a terminal, without --yes, the question; no is a cancel. */
-async function confirm(
-  kind: InvoiceKind,
-  plan: Plan,
-  options: CreateOptions,
-  session: Session,
-  context: CommandContext,
-): Promise<void> {
-  if (!session.terminal.interactive || options.yes) return;
+async function confirm(run: BulkCreate, plan: Plan, session: Session, context: CommandContext): Promise<void> {
+  if (!session.terminal.interactive || run.yes) return;
   const { confirmAction } = await import('../../input/prompts.js');
-  const question = `Create ${countOf(plan.toSend, `${kind} invoice`)} in ${session.profile.name}?`;
+  const question = `Create ${countOf(plan.toSend, `${run.kind} invoice`)} in ${session.profile.name}?`;
   if (!(await confirmAction(question, context))) throw new InterruptedError('Cancelled: nothing was sent.');
 }
 

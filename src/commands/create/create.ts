@@ -41,8 +41,8 @@ export async function createInvoices(
     });
   }
   if (input?.kind === 'many') {
-    const { createInvoicesInBulk } = await import('./bulk.js');
-    return createInvoicesInBulk(kind, options, session, input, context);
+    const { bulkCreateOf, createInvoicesInBulk } = await import('./bulk.js');
+    return createInvoicesInBulk(bulkCreateOf(kind, options, session.profile), session, input, context);
   }
   const bulkOnly = bulkFlagsGiven(options);
   if (bulkOnly.length > 0) {

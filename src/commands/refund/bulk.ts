@@ -1,24 +1,33 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../input/input-format.js';
-import { refundKind, type Plan, type RecordResult } from '../../bulk/index.js';
+import { refundKind, type ManyInvoices, type Plan, type RecordResult } from '../../bulk/index.js';
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
 import { formatAmount } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
-import { openSession, type Session } from '../../session.js';
+import type { Session } from '../../session.js';
 import { bulkRunOf } from '../bulk-flags.js';
-import { runBulkCommand } from '../bulk-run.js';
+import { runBulkCommand, type BulkRunSettings } from '../bulk-run.js';
 import type { RefundOptions } from './flags.js';
 
+/** A run over a file of refunds as the command line asks for it, resolved once from the options. */
+export interface BulkRefund {
+  settings: BulkRunSettings;
+  /** `--expect-count` and `--expect-total`: what the file must hold for anything to be sent. */
+  pins: { count?: number; totalMinor?: bigint };
+  /** `--mark-refunded` and `--mark-not-refunded`: the merchant's word on uncertain refunds of the journal. */
+  settle?: { done: readonly string[]; notDone: readonly string[] };
+  /** `--yes`: no question before sending. */
+  yes: boolean;
+}
+
 /**
- * `einvoice refund --file` with many refunds: every record checked before anything is sent, the count and the total
- * told (and pinned or typed), then sent by the bulk engine. A refund has no idempotency key: one whose request may
- * have left is never sent again until the merchant says what happened (--mark-refunded, --mark-not-refunded).
+ * The options of `refund --file` with many refunds, as one plain object: refuses the flags of one refund and a pinned
+ * total that is not an amount, before anything is opened.
  */
-export async function refundFromFile(file: string, options: RefundOptions, context: CommandContext): Promise<void> {
+export function bulkRefundOf(options: RefundOptions): BulkRefund {
   const oneOnly = [
     options.amount !== undefined ? '--amount' : '',
     options.reason !== undefined ? '--reason' : '',
@@ -29,34 +38,44 @@ export async function refundFromFile(file: string, options: RefundOptions, conte
       hint: 'In a file of many refunds each has its own invoiceNumber, amount, reason and orderReferenceNumber.',
     });
   }
-  const pins = { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) };
-  const session = await openSession(options, context);
-  const input = await readInvoiceFile(file, context, options.format, options.encoding);
-  if (input.kind === 'one') {
-    throw new UsageError(`--file ${file} holds one JSON object, not a list of refunds; nothing was sent.`, {
-      hint:
-        'For one refund, name its invoice: einvoice refund 1000007 --file refund.json. For many, write them as CSV, ' +
-        'NDJSON or a JSON array, each with its invoiceNumber (einvoice template refunds).',
-    });
-  }
+  return {
+    settings: bulkRunOf(options),
+    pins: { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) },
+    settle:
+      options.markRefunded || options.markNotRefunded
+        ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
+        : undefined,
+    yes: Boolean(options.yes),
+  };
+}
+
+/**
+ * `einvoice refund --file` with many refunds, its options resolved (`bulkRefundOf()`): every record checked before
+ * anything is sent, the count and the total told (and pinned or typed), then sent by the bulk engine. A refund has
+ * no idempotency key: one whose request may have left is never sent again until the merchant says what happened
+ * (--mark-refunded, --mark-not-refunded).
+ */
+export async function refundFromFile(
+  run: BulkRefund,
+  session: Session,
+  input: ManyInvoices,
+  context: CommandContext,
+): Promise<void> {
   await runBulkCommand(
     {
       kind: refundKind,
-      settle:
-        options.markRefunded || options.markNotRefunded
-          ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
-          : undefined,
+      settle: run.settle,
       afterPlan: (plan) => {
-        if (plan.issues.length > 0 && !options.skipInvalid) return;
+        if (plan.issues.length > 0 && !run.settings.skipInvalid) return;
         session.terminal.info(
           `${countOf(plan.toSend, 'refund')} to send, ${totalOf(plan, session)} in all (${session.profile.name}).`,
         );
-        checkPins(plan, pins, session);
+        checkPins(plan, run.pins, session);
       },
-      confirm: (plan) => confirm(plan, options, session, context),
+      confirm: (plan) => confirm(plan, run, session, context),
       whatNext,
     },
-    bulkRunOf(options),
+    run.settings,
     session,
     input,
     context,
@@ -93,8 +112,8 @@ function checkPins(plan: Plan, pins: { count?: number; totalMinor?: bigint }, se
  * Before refunds leave: --yes goes on; in a terminal the merchant confirms, typing the total in production; with
  * no terminal and no --yes, nothing is sent.
  */
-async function confirm(plan: Plan, options: RefundOptions, session: Session, context: CommandContext): Promise<void> {
-  if (options.yes) return;
+async function confirm(plan: Plan, run: BulkRefund, session: Session, context: CommandContext): Promise<void> {
+  if (run.yes) return;
   const { terminal, profile } = session;
   if (!terminal.interactive) {
     throw new UsageError('Refunds need confirmation, and there is no terminal to ask on: nothing was sent.', {

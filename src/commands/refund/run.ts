@@ -2,6 +2,7 @@ import { servicePaths } from '../../api/paths.js';
 import { whenAsked, type CommandContext } from '../../context.js';
 import type { RefundOptions } from './flags.js';
 import { InterruptedError, UsageError } from '../../errors.js';
+import { readInvoiceFile } from '../../input/input-format.js';
 import { asObject, readJsonInput } from '../../input/json-file.js';
 import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../../input/prompts.js';
 import { formatAmount, toJson } from '../../output/format.js';
@@ -36,8 +37,18 @@ export async function refund(options: RefundOptions, context: CommandContext): P
         hint: 'einvoice refund 1000007 --amount 150 --reason "Damaged item" --order-ref 3712345, or einvoice refund --file refunds.csv',
       });
     }
-    const { refundFromFile } = await import('./bulk.js');
-    return refundFromFile(options.file, options, context);
+    const { bulkRefundOf, refundFromFile } = await import('./bulk.js');
+    const run = bulkRefundOf(options);
+    const session = await openSession(options, context);
+    const input = await readInvoiceFile(options.file, context, options.format, options.encoding);
+    if (input.kind === 'one') {
+      throw new UsageError(`--file ${options.file} holds one JSON object, not a list of refunds; nothing was sent.`, {
+        hint:
+          'For one refund, name its invoice: einvoice refund 1000007 --file refund.json. For many, write them as CSV, ' +
+          'NDJSON or a JSON array, each with its invoiceNumber (einvoice template refunds).',
+      });
+    }
+    return refundFromFile(run, session, input, context);
   }
   const invoiceNumber = checkedInvoiceNumber(options.invoiceNumber);
   const manyOnly = refundBulkFlagsGiven(options);
