@@ -197,6 +197,41 @@ describe('a workbook made by another program', () => {
   });
 });
 
+describe('a workbook of recurring invoices', () => {
+  it('creates each plan: its cycle and discount from number cells, the dates from date cells', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    const plan: HandCell[] = [
+      ...['cycleType', 'cycleValue', 'discount.value', 'discount.type'].map((name) => ({ shared: name })),
+      ...header,
+    ];
+    const planRow = (reference: string, cycle: string, every: number): HandCell[] => [
+      { shared: cycle },
+      { number: every },
+      { number: 10 },
+      { inline: 'FLAT' },
+      ...row(reference),
+    ];
+    await writeHandMadeWorkbook(join(home, 'plans.xlsx'), {
+      sheets: [{ name: 'Plans', rows: [plan, planRow('P-1', 'MONTH', 1), planRow('P-2', 'WEEK', 2)] }],
+    });
+    const result = await runInProcess(['create', 'recurring', '--file', 'plans.xlsx', '--yes', '--json'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    const invoices = await sandbox.api.invoices();
+    expect(invoices.map((invoice) => invoice.kind)).toEqual(['recurring', 'recurring']);
+    const sent = await requests();
+    expect(sent.find((request) => request.businessReference === 'P-2')).toMatchObject({
+      cycleType: 'WEEK',
+      cycleValue: 2,
+      discount: { value: 10, type: 'FLAT' },
+      customer: { name: 'سارة عبد الله', mobile: '01011112222' },
+      amount: 150.55,
+      sendingDate: '2030-01-05',
+      releaseDate: '2030-01-04T22:00:00.000Z',
+    });
+  });
+});
+
 describe('a bulk run with --report r.xlsx', () => {
   it('writes a workbook with one row per record: typed cells under a frozen header', async () => {
     const home = homeFor(sandbox);
