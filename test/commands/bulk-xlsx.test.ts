@@ -4,6 +4,7 @@ import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { startTestServer } from '../helpers/http-server.js';
 import { homeFor } from '../helpers/profile.js';
 import { excelSerial, writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
 
@@ -194,6 +195,124 @@ describe('a workbook made by another program', () => {
     expect(result.stderr).toContain('half.xlsx is not a readable workbook');
     expect(result.stderr).toContain('&#xD800;');
     expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('what else a cell or a sheet holds', () => {
+  it('reads a formula by its saved value, TRUE and FALSE as booleans, and skips blank rows before and between', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    await writeHandMadeWorkbook(join(home, 'formulas.xlsx'), {
+      sheets: [
+        {
+          name: 'Sheet1',
+          rows: [
+            [],
+            [null, null],
+            [...header, { shared: 'alertMerchantUponExpiry' }],
+            row('F-1', {
+              3: { formula: '100.1+100.15', cached: '200.25' },
+              7: { formula: '"Rent "&"Jan"', cached: 'Rent Jan', type: 'str' },
+              8: { bool: true },
+            }),
+            [],
+            row('F-2', { 8: { bool: false } }),
+          ],
+        },
+      ],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'formulas.xlsx', '--yes', '--json'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    const { records } = JSON.parse(result.stdout) as { records: Array<{ row: number; status: string }> };
+    expect(records.map((record) => [record.row, record.status])).toEqual([
+      [4, 'created'],
+      [6, 'created'],
+    ]);
+    const sent = await requests();
+    expect(sent.find((request) => request.businessReference === 'F-1')).toMatchObject({
+      amount: 200.25,
+      note: 'Rent Jan',
+      alertMerchantUponExpiry: true,
+    });
+    expect(sent.find((request) => request.businessReference === 'F-2')).toMatchObject({
+      alertMerchantUponExpiry: false,
+    });
+  });
+
+  it('reads the first worksheet as Excel orders its tabs, and names the worksheets when --sheet names none', async () => {
+    const home = homeFor(sandbox);
+    const book = {
+      // The parts in one order (sheet1.xml is "Archive"), the tabs in the other: "Invoices" first.
+      sheets: [
+        { name: 'Archive', rows: [header, row('T-ARCHIVE')] },
+        { name: 'Invoices', rows: [header, row('T-FIRST-TAB')] },
+      ],
+      extra: {
+        'xl/workbook.xml':
+          '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+          '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+          '<workbookPr/><sheets><sheet name="Invoices" sheetId="2" r:id="rId2"/><sheet name="Archive" sheetId="1" r:id="rId1"/></sheets></workbook>',
+      },
+    };
+    await writeHandMadeWorkbook(join(home, 'tabs.xlsx'), book);
+    const result = await runInProcess(['create', 'single', '--file', 'tabs.xlsx', '--dry-run', '--json'], { home });
+    expect(result.code, result.stderr).toBe(0);
+    const { records } = JSON.parse(result.stdout) as { records: Array<{ businessReference: string }> };
+    expect(records.map((record) => record.businessReference)).toEqual(['T-FIRST-TAB']);
+
+    const missing = await runInProcess(['create', 'single', '--file', 'tabs.xlsx', '--sheet', 'December', '--yes'], {
+      home,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--file tabs.xlsx has no worksheet named "December"; nothing was sent.');
+    expect(missing.stderr).toContain('"Archive"');
+    expect(missing.stderr).toContain('"Invoices"');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it("reads a formula that refers to another workbook by its saved value, fetching nothing from the link's address", async () => {
+    const home = homeFor(sandbox);
+    const elsewhere = await startTestServer();
+    try {
+      await writeHandMadeWorkbook(join(home, 'linked.xlsx'), {
+        sheets: [
+          { name: 'Sheet1', rows: [header, row('X-LINK', { 3: { formula: '[1]Prices!B2', cached: '175.5' } })] },
+        ],
+        extra: {
+          'xl/externalLinks/externalLink1.xml':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+            '<externalBook r:id="rId1"><sheetNames><sheetName val="Prices"/></sheetNames>' +
+            '<sheetDataSet><sheetData sheetId="0"><row r="2"><cell r="B2"><v>175.5</v></cell></row></sheetData></sheetDataSet>' +
+            '</externalBook></externalLink>',
+          'xl/externalLinks/_rels/externalLink1.xml.rels':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+            `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLinkPath" Target="${elsewhere.url}/prices.xlsx" TargetMode="External"/>` +
+            '</Relationships>',
+          'xl/_rels/workbook.xml.rels':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>' +
+            '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+            '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>' +
+            '<Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLink" Target="externalLinks/externalLink1.xml"/>' +
+            '</Relationships>',
+          'xl/workbook.xml':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+            '<workbookPr/><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets>' +
+            '<externalReferences><externalReference r:id="rId4"/></externalReferences></workbook>',
+        },
+      });
+      const result = await runInProcess(['create', 'single', '--file', 'linked.xlsx', '--yes'], { home });
+
+      expect(result.code, result.stderr).toBe(0);
+      expect((await requests())[0]).toMatchObject({ businessReference: 'X-LINK', amount: 175.5 });
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 
