@@ -161,7 +161,7 @@ describe('a workbook made by another program', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
-  it('warns of a mobile stored as a number, whose leading 0 Excel dropped', async () => {
+  it('warns of a mobile stored as a number, whose leading 0 Excel dropped, and --strict refuses it', async () => {
     const home = homeFor(sandbox);
     await writeHandMadeWorkbook(join(home, 'numbers.xlsx'), {
       sheets: [{ name: 'Sheet1', rows: [header, row('M-1', { 2: { number: 1012345678 } })] }],
@@ -170,6 +170,12 @@ describe('a workbook made by another program', () => {
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('leading 0 a spreadsheet dropped (01012345678?)');
+
+    const strict = await runInProcess(['create', 'single', '--file', 'numbers.xlsx', '--yes', '--strict'], { home });
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('1 record is invalid; nothing was sent.');
+    expect(strict.stderr).toMatch(/row 2, column customer\.mobile \(Sheet1!C2\): .*leading 0 .*\(--strict\)/);
+    expect((await received(sandbox)).count).toBe(0);
   });
 
   it('refuses a money value with more decimals than the currency, as Excel shows it', async () => {
@@ -452,7 +458,7 @@ describe('a workbook that must not be read', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
-  it('says how to read a workbook given another name, and that stdin cannot hold one', async () => {
+  it('says how to read a workbook given another name, reads it with --format xlsx, and says stdin cannot hold one', async () => {
     const home = homeFor(sandbox);
     const path = await writeHandMadeWorkbook(join(home, 'invoices.dat'), {
       sheets: [{ name: 'Sheet1', rows: [header, row('N-1')] }],
@@ -460,6 +466,12 @@ describe('a workbook that must not be read', () => {
     const named = await runInProcess(['create', 'single', '--file', 'invoices.dat', '--yes'], { home });
     expect(named.code).toBe(2);
     expect(named.stderr).toContain('as an Excel workbook is: give its path with --format xlsx');
+    const told = await runInProcess(['create', 'single', '--file', 'invoices.dat', '--format', 'xlsx', '--yes'], {
+      home,
+    });
+    expect(told.code, told.stderr).toBe(0);
+    expect((await requests()).map((request) => request.businessReference)).toEqual(['N-1']);
+    await sandbox.api.reset(false);
 
     const piped = await runInProcess(['create', 'single', '--file', '-', '--format', 'xlsx', '--yes'], {
       home,

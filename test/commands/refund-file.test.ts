@@ -195,6 +195,12 @@ describe('refunds from a file', () => {
     expect((await sandbox.api.invoice(second.invoiceNumber))?.refunds).toEqual([
       expect.objectContaining({ amount: 12.3, reason: 'Late' }),
     ]);
+
+    // Journaled as a sheet's rows are: the same workbook again sends no refund a second time.
+    const rerun = await runRefund(home, ['--file', 'refunds.xlsx', '--sheet', 'Refunds', '--yes', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ created: 0, createdEarlier: 2 });
+    expect((await sandbox.api.invoice(first.invoiceNumber))?.refunds).toHaveLength(1);
   });
 
   it('refuses a workbook with an error cell or a formula without its value, naming each cell; nothing is sent', async () => {
