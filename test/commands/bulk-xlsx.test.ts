@@ -6,7 +6,13 @@ import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox
 import { runInProcess } from '../helpers/in-process.js';
 import { startTestServer } from '../helpers/http-server.js';
 import { homeFor } from '../helpers/profile.js';
-import { excelSerial, writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
+import {
+  excelSerial,
+  handMadeWorkbook,
+  withDeclaredSizes,
+  writeHandMadeWorkbook,
+  type HandCell,
+} from '../helpers/workbook.js';
 
 // `einvoice create --file invoices.xlsx`: a workbook's cells are read by their type (text, numbers, dates,
 // formulas, errors) into the same records a CSV sheet gives; a bad cell is refused by its Excel name with nothing sent.
@@ -458,6 +464,43 @@ describe('a workbook that must not be read', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
+  it('refuses a zip bomb by its directory: parts that say they unpack to more than 4 GiB in all', async () => {
+    const home = homeFor(sandbox);
+    const bytes = await handMadeWorkbook({
+      sheets: [{ name: 'Sheet1', rows: [header, row('B-2')] }],
+      // Large enough to be packed (deflated), not stored: a stored part's two sizes must agree.
+      extra: { 'xl/media/a.xml': `<a>${' '.repeat(4096)}</a>`, 'xl/media/b.xml': `<b>${' '.repeat(4096)}</b>` },
+    });
+    // 3 GiB each from 16 MiB: each within the ratio a part may unpack to, the two together past 4 GiB.
+    const declared = { packed: 16 * 1024 ** 2, unpacked: 3 * 1024 ** 3 };
+    writeFileSync(
+      join(home, 'bomb.xlsx'),
+      withDeclaredSizes(bytes, { 'xl/media/a.xml': declared, 'xl/media/b.xml': declared }),
+    );
+    const result = await runInProcess(['create', 'single', '--file', 'bomb.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file bomb.xlsx was not read: its parts unpack to more than 6.0 GiB');
+    expect(result.stderr).toContain('zip bomb');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a table of texts that says it unpacks to more than 160 MiB, before reading it', async () => {
+    const home = homeFor(sandbox);
+    const bytes = await handMadeWorkbook({
+      sheets: [{ name: 'Sheet1', rows: [header, row('S-1', { 7: { shared: 'note '.repeat(1000) } })] }],
+    });
+    writeFileSync(
+      join(home, 'texts.xlsx'),
+      withDeclaredSizes(bytes, { 'xl/sharedStrings.xml': { packed: 2 * 1024 ** 2, unpacked: 200 * 1024 ** 2 } }),
+    );
+    const result = await runInProcess(['create', 'single', '--file', 'texts.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('its table of texts (shared strings) unpacks to more than 160 MiB');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('says how to read a workbook given another name, reads it with --format xlsx, and says stdin cannot hold one', async () => {
     const home = homeFor(sandbox);
     const path = await writeHandMadeWorkbook(join(home, 'invoices.dat'), {
@@ -513,7 +556,7 @@ describe('a workbook that must not be read', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
-  it('refuses a file that is no workbook', async () => {
+  it('refuses a file that is no workbook, and a workbook without a worksheet', async () => {
     const home = homeFor(sandbox);
     const path = join(home, 'old.xlsx');
     writeFileSync(path, 'name,amount\nA,1\n');
@@ -521,5 +564,13 @@ describe('a workbook that must not be read', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('not an Excel workbook');
+
+    await writeHandMadeWorkbook(join(home, 'empty.xlsx'), { sheets: [] });
+    const empty = await runInProcess(['create', 'single', '--file', 'empty.xlsx', '--yes'], { home });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(
+      '--file empty.xlsx was not read: it is not an Excel workbook (.xlsx): it has no worksheet',
+    );
+    expect((await received(sandbox)).count).toBe(0);
   });
 });
