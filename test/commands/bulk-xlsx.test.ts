@@ -251,7 +251,7 @@ describe('what else a cell or a sheet holds', () => {
     });
   });
 
-  it('reads the first worksheet as Excel orders its tabs, and names the worksheets when --sheet names none', async () => {
+  it('reads the first worksheet as Excel orders its tabs, and names the worksheets when --sheet names none; one without a header is refused', async () => {
     const home = homeFor(sandbox);
     const book = {
       // The parts in one order (sheet1.xml is "Archive"), the tabs in the other: "Invoices" first.
@@ -279,6 +279,11 @@ describe('what else a cell or a sheet holds', () => {
     expect(missing.stderr).toContain('--file tabs.xlsx has no worksheet named "December"; nothing was sent.');
     expect(missing.stderr).toContain('"Archive"');
     expect(missing.stderr).toContain('"Invoices"');
+
+    await writeHandMadeWorkbook(join(home, 'blank.xlsx'), { sheets: [{ name: 'Sheet1', rows: [[], [null]] }] });
+    const blank = await runInProcess(['create', 'single', '--file', 'blank.xlsx', '--yes'], { home });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--file blank.xlsx: the worksheet Sheet1 has no header row; nothing was sent.');
     expect((await received(sandbox)).count).toBe(0);
   });
 
