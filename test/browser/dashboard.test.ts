@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSpawned, type SpawnedRun } from '../helpers/spawned.js';
@@ -104,6 +105,25 @@ async function statisticReaches(page: Page, group: string, count: number) {
     ([group, count]) => document.querySelector(`#stats tr[data-group="${group}"] .count`)?.textContent === count,
     [group, String(count)] as const,
   );
+}
+
+/**
+ * Follows the page's "Download as Excel" link: the file's name and its rows' cell values, and the type the sandbox
+ * serves the link's address as (a download fires no response event, so the page asks for it once more).
+ */
+async function download(page: Page) {
+  const link = page.getByRole('link', { name: 'Download as Excel' });
+  const [file] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  const workbook = new Workbook();
+  await workbook.xlsx.readFile(await file.path());
+  const rows = (workbook.getWorksheet(1)?.getSheetValues().slice(1) ?? []) as unknown[][];
+  const href = (await link.getAttribute('href')) ?? '';
+  return {
+    url: file.url(),
+    type: await page.evaluate(async (href) => (await fetch(href)).headers.get('content-type'), href),
+    name: file.suggestedFilename(),
+    rows: rows.map((cells) => cells.slice(1)),
+  };
 }
 
 describe('the dashboard in a browser', () => {
@@ -224,6 +244,42 @@ describe('the dashboard in a browser', () => {
       .evaluateAll((cards) => cards.map((card) => card.dataset.state));
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(['EXPIRED']));
+  });
+
+  it('offers the invoices it shows, by search or by state, as a workbook to download', async () => {
+    const number = await createWithCli([
+      ...['--customer-name', 'ليلى سمير', '--amount', '321.50', '--note', 'Lamp'],
+      ...['--business-reference', 'XL-DOWNLOAD-1'],
+    ]);
+    const page = await openDashboard();
+    const link = page.getByRole('link', { name: 'Download as Excel' });
+    expect(await link.getAttribute('href')).toBe('/__sandbox/ui/invoices.xlsx');
+
+    await page.getByLabel('Find').fill('XL-DOWNLOAD-1');
+    await page.waitForSelector('#download[href="/__sandbox/ui/invoices.xlsx?search=XL-DOWNLOAD-1"]');
+    const searched = await download(page);
+    expect(searched.url).toBe(`${origin}/__sandbox/ui/invoices.xlsx?search=XL-DOWNLOAD-1`);
+    expect(searched.type).toContain('spreadsheetml');
+    expect(searched.name).toBe('invoices.xlsx');
+    const [header = [], ...rows] = searched.rows;
+    expect(rows).toHaveLength(1);
+    const cell = (name: string) => rows[0]?.[header.indexOf(name)];
+    expect(cell('invoiceNumber')).toBe(number);
+    expect(cell('customer.name')).toBe('ليلى سمير');
+    expect(cell('amount')).toBe(321.5);
+    expect(cell('businessReference')).toBe('XL-DOWNLOAD-1');
+
+    await page.getByLabel('Find').fill('');
+    await page.getByLabel('State').selectOption('UNPAID');
+    await page.waitForSelector('#download[href="/__sandbox/ui/invoices.xlsx?status=UNPAID"]');
+    const shown = await page
+      .locator('li[data-invoice]')
+      .evaluateAll((cards) => cards.map((card) => card.dataset.invoice));
+    const byState = await download(page);
+    const [stateHeader = [], ...stateRows] = byState.rows;
+    expect(new Set(stateRows.map((row) => row[stateHeader.indexOf('status')]))).toEqual(new Set(['UNPAID']));
+    expect(stateRows.map((row) => row[stateHeader.indexOf('invoiceNumber')])).toEqual(shown);
+    expect(shown).toContain(number);
   });
 
   it('shows text from an invoice as text, never as markup', async () => {

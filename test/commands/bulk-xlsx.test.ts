@@ -4,8 +4,15 @@ import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { startTestServer } from '../helpers/http-server.js';
 import { homeFor } from '../helpers/profile.js';
-import { excelSerial, writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
+import {
+  excelSerial,
+  handMadeWorkbook,
+  withDeclaredSizes,
+  writeHandMadeWorkbook,
+  type HandCell,
+} from '../helpers/workbook.js';
 
 // `einvoice create --file invoices.xlsx`: a workbook's cells are read by their type (text, numbers, dates,
 // formulas, errors) into the same records a CSV sheet gives; a bad cell is refused by its Excel name with nothing sent.
@@ -160,7 +167,7 @@ describe('a workbook made by another program', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
-  it('warns of a mobile stored as a number, whose leading 0 Excel dropped', async () => {
+  it('warns of a mobile stored as a number, whose leading 0 Excel dropped, and --strict refuses it', async () => {
     const home = homeFor(sandbox);
     await writeHandMadeWorkbook(join(home, 'numbers.xlsx'), {
       sheets: [{ name: 'Sheet1', rows: [header, row('M-1', { 2: { number: 1012345678 } })] }],
@@ -169,6 +176,12 @@ describe('a workbook made by another program', () => {
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('leading 0 a spreadsheet dropped (01012345678?)');
+
+    const strict = await runInProcess(['create', 'single', '--file', 'numbers.xlsx', '--yes', '--strict'], { home });
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('1 record is invalid; nothing was sent.');
+    expect(strict.stderr).toMatch(/row 2, column customer\.mobile \(Sheet1!C2\): .*leading 0 .*\(--strict\)/);
+    expect((await received(sandbox)).count).toBe(0);
   });
 
   it('refuses a money value with more decimals than the currency, as Excel shows it', async () => {
@@ -194,6 +207,164 @@ describe('a workbook made by another program', () => {
     expect(result.stderr).toContain('half.xlsx is not a readable workbook');
     expect(result.stderr).toContain('&#xD800;');
     expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('what else a cell or a sheet holds', () => {
+  it('reads a formula by its saved value, TRUE and FALSE as booleans, and skips blank rows before and between', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    await writeHandMadeWorkbook(join(home, 'formulas.xlsx'), {
+      sheets: [
+        {
+          name: 'Sheet1',
+          rows: [
+            [],
+            [null, null],
+            [...header, { shared: 'alertMerchantUponExpiry' }],
+            row('F-1', {
+              3: { formula: '100.1+100.15', cached: '200.25' },
+              7: { formula: '"Rent "&"Jan"', cached: 'Rent Jan', type: 'str' },
+              8: { bool: true },
+            }),
+            [],
+            row('F-2', { 8: { bool: false } }),
+          ],
+        },
+      ],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'formulas.xlsx', '--yes', '--json'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    const { records } = JSON.parse(result.stdout) as { records: Array<{ row: number; status: string }> };
+    expect(records.map((record) => [record.row, record.status])).toEqual([
+      [4, 'created'],
+      [6, 'created'],
+    ]);
+    const sent = await requests();
+    expect(sent.find((request) => request.businessReference === 'F-1')).toMatchObject({
+      amount: 200.25,
+      note: 'Rent Jan',
+      alertMerchantUponExpiry: true,
+    });
+    expect(sent.find((request) => request.businessReference === 'F-2')).toMatchObject({
+      alertMerchantUponExpiry: false,
+    });
+  });
+
+  it('reads the first worksheet as Excel orders its tabs, and names the worksheets when --sheet names none; one without a header is refused', async () => {
+    const home = homeFor(sandbox);
+    const book = {
+      // The parts in one order (sheet1.xml is "Archive"), the tabs in the other: "Invoices" first.
+      sheets: [
+        { name: 'Archive', rows: [header, row('T-ARCHIVE')] },
+        { name: 'Invoices', rows: [header, row('T-FIRST-TAB')] },
+      ],
+      extra: {
+        'xl/workbook.xml':
+          '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+          '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+          '<workbookPr/><sheets><sheet name="Invoices" sheetId="2" r:id="rId2"/><sheet name="Archive" sheetId="1" r:id="rId1"/></sheets></workbook>',
+      },
+    };
+    await writeHandMadeWorkbook(join(home, 'tabs.xlsx'), book);
+    const result = await runInProcess(['create', 'single', '--file', 'tabs.xlsx', '--dry-run', '--json'], { home });
+    expect(result.code, result.stderr).toBe(0);
+    const { records } = JSON.parse(result.stdout) as { records: Array<{ businessReference: string }> };
+    expect(records.map((record) => record.businessReference)).toEqual(['T-FIRST-TAB']);
+
+    const missing = await runInProcess(['create', 'single', '--file', 'tabs.xlsx', '--sheet', 'December', '--yes'], {
+      home,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--file tabs.xlsx has no worksheet named "December"; nothing was sent.');
+    expect(missing.stderr).toContain('"Archive"');
+    expect(missing.stderr).toContain('"Invoices"');
+
+    await writeHandMadeWorkbook(join(home, 'blank.xlsx'), { sheets: [{ name: 'Sheet1', rows: [[], [null]] }] });
+    const blank = await runInProcess(['create', 'single', '--file', 'blank.xlsx', '--yes'], { home });
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--file blank.xlsx: the worksheet Sheet1 has no header row; nothing was sent.');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it("reads a formula that refers to another workbook by its saved value, fetching nothing from the link's address", async () => {
+    const home = homeFor(sandbox);
+    const elsewhere = await startTestServer();
+    try {
+      await writeHandMadeWorkbook(join(home, 'linked.xlsx'), {
+        sheets: [
+          { name: 'Sheet1', rows: [header, row('X-LINK', { 3: { formula: '[1]Prices!B2', cached: '175.5' } })] },
+        ],
+        extra: {
+          'xl/externalLinks/externalLink1.xml':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+            '<externalBook r:id="rId1"><sheetNames><sheetName val="Prices"/></sheetNames>' +
+            '<sheetDataSet><sheetData sheetId="0"><row r="2"><cell r="B2"><v>175.5</v></cell></row></sheetData></sheetDataSet>' +
+            '</externalBook></externalLink>',
+          'xl/externalLinks/_rels/externalLink1.xml.rels':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+            `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLinkPath" Target="${elsewhere.url}/prices.xlsx" TargetMode="External"/>` +
+            '</Relationships>',
+          'xl/_rels/workbook.xml.rels':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>' +
+            '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+            '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>' +
+            '<Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLink" Target="externalLinks/externalLink1.xml"/>' +
+            '</Relationships>',
+          'xl/workbook.xml':
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+            '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+            '<workbookPr/><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets>' +
+            '<externalReferences><externalReference r:id="rId4"/></externalReferences></workbook>',
+        },
+      });
+      const result = await runInProcess(['create', 'single', '--file', 'linked.xlsx', '--yes'], { home });
+
+      expect(result.code, result.stderr).toBe(0);
+      expect((await requests())[0]).toMatchObject({ businessReference: 'X-LINK', amount: 175.5 });
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
+describe('a workbook of recurring invoices', () => {
+  it('creates each plan: its cycle and discount from number cells, the dates from date cells', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    const plan: HandCell[] = [
+      ...['cycleType', 'cycleValue', 'discount.value', 'discount.type'].map((name) => ({ shared: name })),
+      ...header,
+    ];
+    const planRow = (reference: string, cycle: string, every: number): HandCell[] => [
+      { shared: cycle },
+      { number: every },
+      { number: 10 },
+      { inline: 'FLAT' },
+      ...row(reference),
+    ];
+    await writeHandMadeWorkbook(join(home, 'plans.xlsx'), {
+      sheets: [{ name: 'Plans', rows: [plan, planRow('P-1', 'MONTH', 1), planRow('P-2', 'WEEK', 2)] }],
+    });
+    const result = await runInProcess(['create', 'recurring', '--file', 'plans.xlsx', '--yes', '--json'], { home });
+
+    expect(result.code, result.stderr).toBe(0);
+    const invoices = await sandbox.api.invoices();
+    expect(invoices.map((invoice) => invoice.kind)).toEqual(['recurring', 'recurring']);
+    const sent = await requests();
+    expect(sent.find((request) => request.businessReference === 'P-2')).toMatchObject({
+      cycleType: 'WEEK',
+      cycleValue: 2,
+      discount: { value: 10, type: 'FLAT' },
+      customer: { name: 'سارة عبد الله', mobile: '01011112222' },
+      amount: 150.55,
+      sendingDate: '2030-01-05',
+      releaseDate: '2030-01-04T22:00:00.000Z',
+    });
   });
 });
 
@@ -298,7 +469,44 @@ describe('a workbook that must not be read', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
-  it('says how to read a workbook given another name, and that stdin cannot hold one', async () => {
+  it('refuses a zip bomb by its directory: parts that say they unpack to more than 4 GiB in all', async () => {
+    const home = homeFor(sandbox);
+    const bytes = await handMadeWorkbook({
+      sheets: [{ name: 'Sheet1', rows: [header, row('B-2')] }],
+      // Large enough to be packed (deflated), not stored: a stored part's two sizes must agree.
+      extra: { 'xl/media/a.xml': `<a>${' '.repeat(4096)}</a>`, 'xl/media/b.xml': `<b>${' '.repeat(4096)}</b>` },
+    });
+    // 3 GiB each from 16 MiB: each within the ratio a part may unpack to, the two together past 4 GiB.
+    const declared = { packed: 16 * 1024 ** 2, unpacked: 3 * 1024 ** 3 };
+    writeFileSync(
+      join(home, 'bomb.xlsx'),
+      withDeclaredSizes(bytes, { 'xl/media/a.xml': declared, 'xl/media/b.xml': declared }),
+    );
+    const result = await runInProcess(['create', 'single', '--file', 'bomb.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--file bomb.xlsx was not read: its parts unpack to more than 6.0 GiB');
+    expect(result.stderr).toContain('zip bomb');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('refuses a table of texts that says it unpacks to more than 160 MiB, before reading it', async () => {
+    const home = homeFor(sandbox);
+    const bytes = await handMadeWorkbook({
+      sheets: [{ name: 'Sheet1', rows: [header, row('S-1', { 7: { shared: 'note '.repeat(1000) } })] }],
+    });
+    writeFileSync(
+      join(home, 'texts.xlsx'),
+      withDeclaredSizes(bytes, { 'xl/sharedStrings.xml': { packed: 2 * 1024 ** 2, unpacked: 200 * 1024 ** 2 } }),
+    );
+    const result = await runInProcess(['create', 'single', '--file', 'texts.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('its table of texts (shared strings) unpacks to more than 160 MiB');
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
+  it('says how to read a workbook given another name, reads it with --format xlsx, and says stdin cannot hold one', async () => {
     const home = homeFor(sandbox);
     const path = await writeHandMadeWorkbook(join(home, 'invoices.dat'), {
       sheets: [{ name: 'Sheet1', rows: [header, row('N-1')] }],
@@ -306,6 +514,12 @@ describe('a workbook that must not be read', () => {
     const named = await runInProcess(['create', 'single', '--file', 'invoices.dat', '--yes'], { home });
     expect(named.code).toBe(2);
     expect(named.stderr).toContain('as an Excel workbook is: give its path with --format xlsx');
+    const told = await runInProcess(['create', 'single', '--file', 'invoices.dat', '--format', 'xlsx', '--yes'], {
+      home,
+    });
+    expect(told.code, told.stderr).toBe(0);
+    expect((await requests()).map((request) => request.businessReference)).toEqual(['N-1']);
+    await sandbox.api.reset(false);
 
     const piped = await runInProcess(['create', 'single', '--file', '-', '--format', 'xlsx', '--yes'], {
       home,
@@ -347,7 +561,7 @@ describe('a workbook that must not be read', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
-  it('refuses a file that is no workbook', async () => {
+  it('refuses a file that is no workbook, and a workbook without a worksheet', async () => {
     const home = homeFor(sandbox);
     const path = join(home, 'old.xlsx');
     writeFileSync(path, 'name,amount\nA,1\n');
@@ -355,5 +569,13 @@ describe('a workbook that must not be read', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('not an Excel workbook');
+
+    await writeHandMadeWorkbook(join(home, 'empty.xlsx'), { sheets: [] });
+    const empty = await runInProcess(['create', 'single', '--file', 'empty.xlsx', '--yes'], { home });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain(
+      '--file empty.xlsx was not read: it is not an Excel workbook (.xlsx): it has no worksheet',
+    );
+    expect((await received(sandbox)).count).toBe(0);
   });
 });

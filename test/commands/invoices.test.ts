@@ -151,6 +151,12 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     const column = (name: string) => header.indexOf(name);
     const last = rows[21] as unknown[];
     expect(last[column('customerName')]).toBe(arabicName);
+    // Arabic text is right-aligned and read right to left, as Excel shows it typed into a cell; the rest is not.
+    expect(sheet?.getRow(22).getCell(column('customerName')).alignment).toMatchObject({
+      horizontal: 'right',
+      readingOrder: 'rtl',
+    });
+    expect(sheet?.getRow(22).getCell(column('invoiceNumber')).alignment?.readingOrder).toBeUndefined();
     expect(last[column('amount')]).toBe(150.75);
     expect(last[column('refundAmount')]).toBe(150.75);
     expect(last[column('sentAt')]).toBeInstanceOf(Date);

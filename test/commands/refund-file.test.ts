@@ -7,6 +7,7 @@ import { runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { homeFor, localProfile, writeProfile } from '../helpers/profile.js';
 import { tempHome } from '../helpers/home.js';
+import { writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
 
 // `einvoice refund --file`: refunds from a sheet or NDJSON on the bulk engine. Every record is checked first, the
 // count and total are told and can be pinned, and a refund whose request may have left is never sent again by a
@@ -36,6 +37,11 @@ async function paidInvoicesSheet(api: TestSandbox['api'], count: number, amount 
   }
   return { csv: `${rows.join('\r\n')}\r\n`, numbers };
 }
+
+/** The header of a workbook of refunds, as the refunds template has it. */
+const refundHeader: HandCell[] = ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'].map((name) => ({
+  shared: name,
+}));
 
 interface JsonReport {
   summary: Record<string, unknown>;
@@ -155,6 +161,84 @@ describe('refunds from a file', () => {
     const result = await runRefund(home, ['--file', 'refunds.ndjson', '--yes', '--report', 'report.csv']);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(join(home, 'report.csv'), 'utf8')).toContain(`,refunded,${invoiceNumber},`);
+  });
+
+  it('reads the worksheet --sheet names: an invoice number as a number or as text, an amount as a number, refunded exactly', async () => {
+    const home = homeFor(sandbox);
+    const paid = [
+      await sandbox.api.createPaidInvoice({ amount: 100 }),
+      await sandbox.api.createPaidInvoice({ amount: 100 }),
+    ];
+    const [first, second] = paid as [(typeof paid)[0], (typeof paid)[0]];
+    await writeHandMadeWorkbook(join(home, 'refunds.xlsx'), {
+      sheets: [
+        { name: 'Notes', rows: [[{ inline: 'not read' }]] },
+        {
+          name: 'Refunds',
+          rows: [
+            refundHeader,
+            // Typed into a General cell, Excel stores the invoice number as a number; into a text cell, as text.
+            [
+              { number: Number(first.invoiceNumber) },
+              { number: 50.5 },
+              { shared: 'مرتجع' },
+              { number: Number(first.orderReferenceNumber) },
+            ],
+            [
+              { inline: second.invoiceNumber },
+              { number: '12.300000000000001' },
+              { inline: 'Late' },
+              { inline: second.orderReferenceNumber },
+            ],
+            [],
+          ],
+        },
+      ],
+    });
+    const result = await runRefund(home, ['--file', 'refunds.xlsx', '--sheet', 'Refunds', '--yes', '--json']);
+
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as JsonReport;
+    expect(report.records.map((record) => [record.invoiceNumber, record.status])).toEqual([
+      [first.invoiceNumber, 'refunded'],
+      [second.invoiceNumber, 'refunded'],
+    ]);
+    expect((await sandbox.api.invoice(first.invoiceNumber))?.refunds).toEqual([
+      expect.objectContaining({ amount: 50.5, reason: 'مرتجع', orderReferenceNumber: first.orderReferenceNumber }),
+    ]);
+    expect((await sandbox.api.invoice(second.invoiceNumber))?.refunds).toEqual([
+      expect.objectContaining({ amount: 12.3, reason: 'Late' }),
+    ]);
+
+    // Journaled as a sheet's rows are: the same workbook again sends no refund a second time.
+    const rerun = await runRefund(home, ['--file', 'refunds.xlsx', '--sheet', 'Refunds', '--yes', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ created: 0, createdEarlier: 2 });
+    expect((await sandbox.api.invoice(first.invoiceNumber))?.refunds).toHaveLength(1);
+  });
+
+  it('refuses a workbook with an error cell or a formula without its value, naming each cell; nothing is sent', async () => {
+    const home = homeFor(sandbox);
+    const paid = [];
+    for (let index = 0; index < 3; index++) paid.push(await sandbox.api.createPaidInvoice({ amount: 100 }));
+    const rows: HandCell[][] = paid.map(({ invoiceNumber, orderReferenceNumber }) => [
+      { inline: invoiceNumber },
+      { number: 10 },
+      { inline: 'Returned' },
+      { inline: orderReferenceNumber },
+    ]);
+    rows[1]![1] = { error: '#N/A' };
+    rows[2]![1] = { formula: 'B2*2' };
+    await writeHandMadeWorkbook(join(home, 'refunds.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [refundHeader, ...rows] }],
+    });
+    const result = await runRefund(home, ['--file', 'refunds.xlsx', '--yes']);
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('2 of 3 records are invalid; nothing was sent.');
+    expect(result.stderr).toContain('row 3, column amount (Sheet1!B3): is the error #N/A');
+    expect(result.stderr).toContain('row 4, column amount (Sheet1!B4): is a formula without its value');
+    for (const { invoiceNumber } of paid) expect((await sandbox.api.invoice(invoiceNumber))?.status).toBe('PAID');
   });
 
   it('prints a template with the refund fields', async () => {

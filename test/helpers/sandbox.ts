@@ -9,6 +9,7 @@ export interface SandboxInvoice {
   status: string;
   amount: number;
   orderReferenceNumber?: string;
+  refunds: Array<{ amount: number; reason: string; orderReferenceNumber: string; at: string }>;
   request: unknown;
 }
 

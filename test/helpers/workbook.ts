@@ -152,3 +152,29 @@ export function excelSerial(date: string, time = '00:00:00', date1904 = false): 
   const days = (Date.parse(`${date}T${time}Z`) - Date.UTC(1899, 11, 30)) / 86_400_000;
   return date1904 ? days - 1462 : days;
 }
+
+/** The signature of a zip's central directory header. */
+const centralSignature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
+
+/**
+ * A zip's bytes with the sizes its central directory declares for some parts replaced, as a crafted zip bomb
+ * misstates them: the directory is what a reader sees before it unpacks anything.
+ */
+export function withDeclaredSizes(
+  zipBytes: Uint8Array,
+  sizes: Record<string, { packed: number; unpacked: number }>,
+): Uint8Array {
+  const bytes = Buffer.from(zipBytes);
+  let patched = 0;
+  // Each central directory header: its signature, the sizes at 20 and 24, the name's length at 28, the name at 46.
+  for (let at = bytes.indexOf(centralSignature); at >= 0; at = bytes.indexOf(centralSignature, at + 4)) {
+    const name = bytes.toString('utf8', at + 46, at + 46 + bytes.readUInt16LE(at + 28));
+    const size = sizes[name];
+    if (!size) continue;
+    bytes.writeUInt32LE(size.packed, at + 20);
+    bytes.writeUInt32LE(size.unpacked, at + 24);
+    patched += 1;
+  }
+  if (patched !== Object.keys(sizes).length) throw new Error('a part to patch is not in the zip');
+  return bytes;
+}
