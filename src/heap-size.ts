@@ -7,8 +7,8 @@ import { statSync } from 'node:fs';
 export const longRunHeapFlags = '--heap-growing-percent=30 --semi-space-growth-factor=1';
 
 /**
- * A file from this size up (some 25,000 invoices; an eighth of it for a workbook) is a long run. Below it, V8's own sizing holds a run within a few
- * hundred MiB and costs a quarter less CPU per record, which is what sets the pace on a runner whose cores are busy.
+ * A file from this size up (an eighth of it for a workbook) is a long run. Below it, V8's own sizing keeps a run's
+ * memory modest and costs less CPU per record, which is what sets the pace on a runner whose cores are busy.
  */
 export const longRunFileBytes = 8 * 1024 ** 2;
 
@@ -32,7 +32,7 @@ export function heapFlagsFor(
   const file = fileOf(argv);
   if (file === undefined) return undefined;
   const size = file === '-' ? undefined : sizeOf(file);
-  // A workbook's rows are packed in a zip, some 8 times smaller than as CSV.
+  // A workbook's rows are packed in a zip, far smaller than as CSV.
   const longRun = /\.xlsx$/i.test(file) ? longRunFileBytes / 8 : longRunFileBytes;
   return size === undefined || size >= longRun ? longRunHeapFlags : undefined;
 }
