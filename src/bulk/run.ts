@@ -15,9 +15,9 @@ import { planBatch, type Plan, type Shard } from './plan.js';
 import { readRecords, type IssuePlace, type SourceRecord } from './records.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
 
-// A run over a file of many invoices, from the journal's lock to its last entry: read what earlier runs left, plan
-// every record into the journal, then send them, or take the plan back when nothing is sent. What the run says and
-// asks is the command's, through the hooks; this module reads no flag of the command line.
+// A run over a file of many records, from the journal's lock to its last entry, in two steps with the command's
+// decision between them: plan every record into the journal (`planBulk()`), then send them (`send()`), or take the
+// plan back when nothing is sent (`close()`). This module reads no flag of the command line.
 
 /** How a sheet is read: a CSV file's options, and a workbook's worksheet and the zone its date-times are in. */
 export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> & Pick<XlsxReadOptions, 'sheet' | 'timeZone'>;
@@ -47,20 +47,18 @@ export interface BulkRequest {
   signal?: AbortSignal;
 }
 
-/** What the run tells its command, and asks of it. */
-export interface BulkHooks {
+/** What the planning tells its command, and asks of it. */
+export interface PlanHooks {
   /** The instant dates are checked against: the service's own clock where it has one (a sandbox). */
   now(): Promise<Date>;
   /** The journal of earlier runs, once read. */
   journalRead?(earlier: JournalState): void;
   /** Invoice numbers the merchant settled that the journal holds no uncertain record of: nothing was changed. */
   unsettled?(numbers: string[]): void;
-  /**
-   * The plan is done. Resolves true to send it, false to send nothing; a throw ends the run with nothing sent.
-   * `sending` holds the records whose request may be out, as sending goes on; `journalKept()` whether the run
-   * leaves a journal to name.
-   */
-  planned(plan: Plan, run: { sending: ReadonlySet<number>; journalKept(): boolean }): Promise<boolean>;
+}
+
+/** What the sending needs of the command: the service, and who watches. */
+export interface SendHooks {
   /** The service, once the run is about to send. */
   connect(): Promise<{ client: KindClient & Pick<ServiceClient, 'readToken'>; close(): Promise<void> }>;
   /** Shows the sending's progress; stopped when it ends. */
@@ -69,16 +67,27 @@ export interface BulkHooks {
   settled?: SendOptions['settled'];
 }
 
-/** How a run ended. */
-export interface BulkResult {
-  plan: Plan;
-  outcome: SendOutcome;
-  /** The run leaves a journal (it sent, or one was there before). */
-  journalKept: boolean;
+/**
+ * A file planned into its journal, holding the journal's lock: the command decides, then sends it or not, and
+ * closes it in every case.
+ */
+export interface PlannedRun {
+  readonly plan: Plan;
+  /** The records whose request may be out, as sending goes on. */
+  readonly sending: ReadonlySet<number>;
+  /** The run leaves a journal to name (it sent, or one was there before). */
+  journalKept(): boolean;
+  /** Sends the plan; nothing for a dry run, a run without a journal or an empty plan. Once. */
+  send(hooks: SendHooks): Promise<SendOutcome>;
+  /** Takes the plan back if nothing was sent, and lets the journal go. */
+  close(): Promise<void>;
 }
 
-/** Runs a file of many invoices: plans it, then sends it as the command's `planned` hook decides. */
-export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<BulkResult> {
+/**
+ * Plans a file of many records: the journal's lock, what earlier runs left (and the merchant's word on uncertain
+ * records), then every record checked and its plan written into the journal. Nothing is sent yet.
+ */
+export async function planBulk(request: BulkRequest, hooks: PlanHooks): Promise<PlannedRun> {
   const { input, journal, dryRun } = request;
   const kind = request.kind.sending.name;
   const shard = request.shard ? `${request.shard.index}/${request.shard.count}` : undefined;
@@ -87,7 +96,6 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
     dryRun || !journal ? undefined : await lockJournal(journal.path).catch(unwritable(`${journal.shown}.lock`));
   /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
   let writer: JournalWriter | undefined;
-  let startedSending = false;
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
     await checkJournalFits(earlier, journal, { ...request.target, kind }, shard);
@@ -128,30 +136,58 @@ export async function runBulk(request: BulkRequest, hooks: BulkHooks): Promise<B
     })
       .catch(readInTheWrongEncoding(input))
       .catch(unwritable(`${journal?.shown}`));
-
-    const sending = new Set<number>();
-    const journalKept = () => Boolean(!dryRun && journal && (startedSending || earlier));
-    const send = await hooks.planned(plan, { sending, journalKept });
-    let outcome: SendOutcome = { interrupted: false };
-    if (send && writer && plan.toSend > 0 && !request.signal?.aborted) {
-      const service = await hooks.connect();
-      outcome = await sendPlan(request, hooks, plan, {
-        service,
-        journal: writer,
-        journalShown: journal?.shown ?? writer.path,
-        sending,
-        onSending: () => (startedSending = true),
-      });
-      // Its last entries (created, failed) are written by the close: one that fails is told, not swallowed.
-      await writer.close().catch((error: unknown) => {
-        outcome.journalError ??= error instanceof Error ? error : new Error(String(error));
-      });
-    }
-    return { plan, outcome, journalKept: journalKept() };
-  } finally {
-    if (startedSending) await writer?.close().catch(() => undefined);
-    else await writer?.discard();
+    return new Planned(request, plan, { writer, journal, earlier: Boolean(earlier), release });
+  } catch (error) {
+    await writer?.discard();
     await release?.();
+    throw error;
+  }
+}
+
+/** A planned run, from its plan to its journal's release. */
+class Planned implements PlannedRun {
+  readonly sending = new Set<number>();
+  #startedSending = false;
+  #closed = false;
+
+  constructor(
+    readonly request: BulkRequest,
+    readonly plan: Plan,
+    readonly held: {
+      writer: JournalWriter | undefined;
+      journal: JournalPlace | undefined;
+      earlier: boolean;
+      release: (() => Promise<void>) | undefined;
+    },
+  ) {}
+
+  journalKept(): boolean {
+    return Boolean(!this.request.dryRun && this.held.journal && (this.#startedSending || this.held.earlier));
+  }
+
+  async send(hooks: SendHooks): Promise<SendOutcome> {
+    const { writer, journal } = this.held;
+    if (!writer || this.plan.toSend === 0 || this.request.signal?.aborted) return { interrupted: false };
+    const outcome = await sendPlan(this.request, hooks, this.plan, {
+      service: await hooks.connect(),
+      journal: writer,
+      journalShown: journal?.shown ?? writer.path,
+      sending: this.sending,
+      onSending: () => (this.#startedSending = true),
+    });
+    // Its last entries (created, failed) are written by the close: one that fails is told, not swallowed.
+    await writer.close().catch((error: unknown) => {
+      outcome.journalError ??= error instanceof Error ? error : new Error(String(error));
+    });
+    return outcome;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#startedSending) await this.held.writer?.close().catch(() => undefined);
+    else await this.held.writer?.discard();
+    await this.held.release?.();
   }
 }
 
@@ -288,7 +324,7 @@ async function recordsOf(
 
 /** What the sending of one run works with. */
 interface Sending {
-  service: Awaited<ReturnType<BulkHooks['connect']>>;
+  service: Awaited<ReturnType<SendHooks['connect']>>;
   /** The journal, holding this run's plan. */
   journal: JournalWriter;
   /** The journal's path as messages name it. */
@@ -300,7 +336,7 @@ interface Sending {
 }
 
 /** Reads the token, then sends the planned records with a pool of workers. */
-async function sendPlan(request: BulkRequest, hooks: BulkHooks, plan: Plan, run: Sending): Promise<SendOutcome> {
+async function sendPlan(request: BulkRequest, hooks: SendHooks, plan: Plan, run: Sending): Promise<SendOutcome> {
   const { service, journal } = run;
   // The token is read before anything is sent: one that cannot be sent stops the run, its journal untouched.
   try {
