@@ -5,7 +5,6 @@ export {
   planBulk,
   type BulkRequest,
   type ManyInvoices,
-  type PlanHooks,
   type PlannedRun,
   type SendHooks,
 } from './run.js';

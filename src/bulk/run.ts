@@ -44,17 +44,9 @@ export interface BulkRequest {
    */
   settle?: { done: readonly string[]; notDone: readonly string[] };
   sending: Pick<SendOptions, 'concurrency' | 'rate' | 'retries' | 'maxRetryAfterMs' | 'stopAfterFailures'>;
-  signal?: AbortSignal;
-}
-
-/** What the planning tells its command, and asks of it. */
-export interface PlanHooks {
   /** The instant dates are checked against: the service's own clock where it has one (a sandbox). */
-  now(): Promise<Date>;
-  /** The journal of earlier runs, once read. */
-  journalRead?(earlier: JournalState): void;
-  /** Invoice numbers the merchant settled that the journal holds no uncertain record of: nothing was changed. */
-  unsettled?(numbers: string[]): void;
+  now: Date;
+  signal?: AbortSignal;
 }
 
 /** What the sending needs of the command: the service, and who watches. */
@@ -73,6 +65,10 @@ export interface SendHooks {
  */
 export interface PlannedRun {
   readonly plan: Plan;
+  /** Lines of the journal of earlier runs that could not be read, and were ignored. */
+  readonly damagedLines: number;
+  /** Invoice numbers the merchant settled that the journal holds no uncertain record of: nothing was changed. */
+  readonly unsettled: readonly string[];
   /** The records whose request may be out, as sending goes on. */
   readonly sending: ReadonlySet<number>;
   /** The run leaves a journal to name (it sent, or one was there before). */
@@ -87,7 +83,7 @@ export interface PlannedRun {
  * Plans a file of many records: the journal's lock, what earlier runs left (and the merchant's word on uncertain
  * records), then every record checked and its plan written into the journal. Nothing is sent yet.
  */
-export async function planBulk(request: BulkRequest, hooks: PlanHooks): Promise<PlannedRun> {
+export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
   const { input, journal, dryRun } = request;
   const kind = request.kind.sending.name;
   const shard = request.shard ? `${request.shard.index}/${request.shard.count}` : undefined;
@@ -99,16 +95,13 @@ export async function planBulk(request: BulkRequest, hooks: PlanHooks): Promise<
   try {
     const earlier = journal ? await readJournal(journal.path) : undefined;
     await checkJournalFits(earlier, journal, { ...request.target, kind }, shard);
-    if (earlier) hooks.journalRead?.(earlier);
     // A rerun resolves relative dates as its first run did.
-    const clockNow = await hooks.now();
-    const now = earlier?.resolveDatesAt ?? clockNow;
-    const checking = request.kind.checking({ now, datesAt: clockNow });
+    const now = earlier?.resolveDatesAt ?? request.now;
+    const checking = request.kind.checking({ now, datesAt: request.now });
     // The merchant's word is journaled at once, kept whether or not this run sends (a dry run only shows it).
-    if (request.settle) {
-      const unknown = await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal);
-      if (unknown.length > 0) hooks.unsettled?.(unknown);
-    }
+    const unsettled = request.settle
+      ? await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal)
+      : [];
     if (!dryRun && journal) {
       writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
@@ -136,7 +129,7 @@ export async function planBulk(request: BulkRequest, hooks: PlanHooks): Promise<
     })
       .catch(readInTheWrongEncoding(input))
       .catch(unwritable(`${journal?.shown}`));
-    return new Planned(request, plan, { writer, journal, earlier: Boolean(earlier), release });
+    return new Planned(request, plan, { writer, journal, earlier, release }, unsettled);
   } catch (error) {
     await writer?.discard();
     await release?.();
@@ -147,6 +140,7 @@ export async function planBulk(request: BulkRequest, hooks: PlanHooks): Promise<
 /** A planned run, from its plan to its journal's release. */
 class Planned implements PlannedRun {
   readonly sending = new Set<number>();
+  readonly damagedLines: number;
   #startedSending = false;
   #closed = false;
 
@@ -156,10 +150,13 @@ class Planned implements PlannedRun {
     readonly held: {
       writer: JournalWriter | undefined;
       journal: JournalPlace | undefined;
-      earlier: boolean;
+      earlier: JournalState | undefined;
       release: (() => Promise<void>) | undefined;
     },
-  ) {}
+    readonly unsettled: readonly string[],
+  ) {
+    this.damagedLines = held.earlier?.damagedLines ?? 0;
+  }
 
   journalKept(): boolean {
     return Boolean(!this.request.dryRun && this.held.journal && (this.#startedSending || this.held.earlier));

@@ -93,34 +93,30 @@ export async function runBulkCommand(
   try {
     // The ledger's own checks join the kind's: a record sent before from another journal.
     const checked = ledger?.withLedgerChecks(command.kind, command.strict ?? profile.strict) ?? command.kind;
-    const run = await planBulk(
-      {
-        kind: checked,
-        input,
-        sheet: { ...settings.sheet, timeZone: profile.timeZone },
-        journal,
-        target,
-        shard: settings.shard,
-        dryRun,
-        resendUncertain: settings.resendUncertain,
-        settle: command.settle,
-        sending: settings.sending,
-        signal: context.signal,
-      },
-      {
-        // The sandbox's clock when the target is a sandbox whose clock was moved.
-        now: () => session.now(),
-        unsettled: (numbers) =>
-          terminal.warn(
-            `${numbers.join(', ')}: no record of the journal is uncertain for ${numbers.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`,
-          ),
-        journalRead: (earlier) => {
-          if (earlier.damagedLines > 0) {
-            terminal.warn(`${earlier.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
-          }
-        },
-      },
-    );
+    const run = await planBulk({
+      kind: checked,
+      input,
+      sheet: { ...settings.sheet, timeZone: profile.timeZone },
+      journal,
+      target,
+      shard: settings.shard,
+      dryRun,
+      resendUncertain: settings.resendUncertain,
+      settle: command.settle,
+      sending: settings.sending,
+      // The sandbox's clock when the target is a sandbox whose clock was moved.
+      now: await session.now(),
+      signal: context.signal,
+    });
+    if (run.damagedLines > 0) {
+      terminal.warn(`${run.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
+    }
+    if (run.unsettled.length > 0) {
+      const those = run.unsettled.length === 1 ? 'that invoice' : 'those invoices';
+      terminal.warn(
+        `${run.unsettled.join(', ')}: no record of the journal is uncertain for ${those}; nothing to settle.`,
+      );
+    }
     const { plan } = run;
     const end = new RunEnd(
       {
