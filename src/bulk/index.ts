@@ -1,13 +1,7 @@
 // The engine of a run over a file of many records, as the commands use it: the kinds of record, the run, and what a
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
-export {
-  planBulk,
-  type BulkRequest,
-  type ManyInvoices,
-  type PlannedRun,
-  type SendHooks,
-} from './run.js';
+export { planBulk, type BulkRequest, type ManyInvoices, type PlannedRun, type SendHooks } from './run.js';
 export type { BulkKind, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';
