@@ -109,7 +109,8 @@ export async function runBulkCommand(
       signal: context.signal,
     });
     if (run.damagedLines > 0) {
-      terminal.warn(`${run.damagedLines} damaged lines of the journal ${journal?.shown} were ignored.`);
+      const lines = counted(run.damagedLines, 'damaged line', 'damaged lines');
+      terminal.warn(`${lines} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`);
     }
     if (run.unsettled.length > 0) {
       const those = run.unsettled.length === 1 ? 'that invoice' : 'those invoices';

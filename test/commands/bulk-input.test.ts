@@ -214,6 +214,22 @@ describe('inputs', () => {
   });
 });
 
+describe('a journal with damaged lines', () => {
+  it('says how many lines it ignored and which journal, and resumes from the rest', async () => {
+    freshHome();
+    writeNdjson(home, 'batch.ndjson', records(3));
+    expect((await runInProcess(['create', 'single', '--file', 'batch.ndjson'], { home })).code).toBe(0);
+    const journal = join(home, 'batch.ndjson.local.journal.ndjson');
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, [lines[0], '{"type":"crea', ...lines.slice(1)].join('\n'));
+    const rerun = await runInProcess(['create', 'single', '--file', 'batch.ndjson'], { home });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain('1 damaged line of the journal batch.ndjson.local.journal.ndjson was ignored.');
+    expect(rerun.stderr).toContain('3 already created');
+    expect((await received(sandbox)).count).toBe(3);
+  });
+});
+
 describe('--dry-run and --json', () => {
   it('validates and reports like a run, sends nothing and writes no journal', async () => {
     freshHome();
