@@ -73,7 +73,7 @@ export interface PlannedRun {
   readonly sending: ReadonlySet<number>;
   /** The run leaves a journal to name (it sent, or one was there before). */
   journalKept(): boolean;
-  /** Sends the plan; nothing for a dry run, a run without a journal or an empty plan. Once. */
+  /** Sends the plan, once; nothing for a dry run, a run without a journal, an empty plan or an aborted run. */
   send(hooks: SendHooks): Promise<SendOutcome>;
   /** Takes the plan back if nothing was sent, and lets the journal go. */
   close(): Promise<void>;
@@ -142,6 +142,7 @@ class Planned implements PlannedRun {
   readonly sending = new Set<number>();
   readonly damagedLines: number;
   #startedSending = false;
+  #sendCalled = false;
   #closed = false;
 
   constructor(
@@ -163,6 +164,9 @@ class Planned implements PlannedRun {
   }
 
   async send(hooks: SendHooks): Promise<SendOutcome> {
+    // A second sending would read this run's plan back and send it again: for a refund, money sent twice.
+    if (this.#sendCalled || this.#closed) throw new Error('A planned run is sent once, before it is closed.');
+    this.#sendCalled = true;
     const { writer, journal } = this.held;
     if (!writer || this.plan.toSend === 0 || this.request.signal?.aborted) return { interrupted: false };
     const outcome = await sendPlan(this.request, hooks, this.plan, {

@@ -108,42 +108,45 @@ export async function runBulkCommand(
       now: await session.now(),
       signal: context.signal,
     });
-    if (run.damagedLines > 0) {
-      const lines = counted(run.damagedLines, 'damaged line', 'damaged lines');
-      terminal.warn(`${lines} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`);
-    }
-    if (run.unsettled.length > 0) {
-      const those = run.unsettled.length === 1 ? 'that invoice' : 'those invoices';
-      terminal.warn(
-        `${run.unsettled.join(', ')}: no record of the journal is uncertain for ${those}; nothing to settle.`,
-      );
-    }
-    const { plan } = run;
-    const end = new RunEnd(
-      {
-        plan,
-        kind,
-        input,
-        // A spreadsheet's records are named by its row numbers.
-        numbered: input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line',
-        started,
-        environment: profile.name,
-        dryRun,
-        // Named once a run has sent: one refused, or with nothing to send, leaves the journal as it was.
-        journal: () => (run.journalKept() ? journal?.shown : undefined),
-        shard: settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined,
-        report,
-        whatNext: command.whatNext,
-        duplicates: command.kind.referenceField !== undefined,
-        sending: run.sending,
-      },
-      session,
-      context,
-    );
     /** Time spent waiting for the merchant's answer to the question: not the run's. */
     let answeringMs = 0;
     let outcome: SendOutcome = { interrupted: false };
+    const { plan } = run;
+    let end: RunEnd;
+    // From here the planned run is closed whatever happens: its plan taken back if nothing was sent, its lock let go.
     try {
+      // Told once the plan is done (a run whose planning fails does not tell them; its rerun does, as they remain).
+      if (run.damagedLines > 0) {
+        const lines = counted(run.damagedLines, 'damaged line', 'damaged lines');
+        terminal.warn(`${lines} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`);
+      }
+      if (run.unsettled.length > 0) {
+        const those = run.unsettled.length === 1 ? 'that invoice' : 'those invoices';
+        terminal.warn(
+          `${run.unsettled.join(', ')}: no record of the journal is uncertain for ${those}; nothing to settle.`,
+        );
+      }
+      end = new RunEnd(
+        {
+          plan,
+          kind,
+          input,
+          // A spreadsheet's records are named by its row numbers.
+          numbered: input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line',
+          started,
+          environment: profile.name,
+          dryRun,
+          // Named once a run has sent: one refused, or with nothing to send, leaves the journal as it was.
+          journal: () => (run.journalKept() ? journal?.shown : undefined),
+          shard: settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined,
+          report,
+          whatNext: command.whatNext,
+          duplicates: command.kind.referenceField !== undefined,
+          sending: run.sending,
+        },
+        session,
+        context,
+      );
       ledger?.planned(plan);
       if (await decide(plan, command, { settings, session, input, context, end, journal: journal?.shown })) {
         const asked = Date.now();
@@ -276,7 +279,7 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
     plan.results.replaceStatus('pending', 'valid');
     return false;
   }
-  return Boolean(deciding.journal) && plan.toSend > 0 && !context.signal?.aborted;
+  return deciding.journal !== undefined && plan.toSend > 0 && !context.signal?.aborted;
 }
 
 /** Says, before sending, what a rerun skips and which records are not sent. */
