@@ -20,19 +20,58 @@ interface JsonReport {
   records: Array<{ invoiceNumber: string; status: string; error?: string }>;
 }
 
-describe('refunds from a file stopped part-way', () => {
-  it('killed with SIGKILL: the reruns refund the rest, none twice, and hold the ones in flight as uncertain', async () => {
-    const home = tempHome();
-    writeProfile(home, localProfile(sandbox.url, sandbox.token));
-    const rows = ['invoiceNumber,amount,reason,orderReferenceNumber'];
-    for (let index = 0; index < 60; index++) {
-      const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 100 });
-      rows.push(`${invoiceNumber},25,Returned,${orderReferenceNumber}`);
-    }
-    writeFileSync(join(home, 'refunds.csv'), `${rows.join('\n')}\n`);
-    const journal = join(home, 'refunds.csv.local.journal.ndjson');
-    const refund = ['refund', '--file', 'refunds.csv', '--yes', '--concurrency', '4'];
+/** A home whose `refunds.csv` refunds `count` paid invoices of the sandbox, 25 of each. */
+async function homeWithRefunds(count: number): Promise<{ home: string; journal: string }> {
+  const home = tempHome();
+  writeProfile(home, localProfile(sandbox.url, sandbox.token));
+  const rows = ['invoiceNumber,amount,reason,orderReferenceNumber'];
+  for (let index = 0; index < count; index++) {
+    const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 100 });
+    rows.push(`${invoiceNumber},25,Returned,${orderReferenceNumber}`);
+  }
+  writeFileSync(join(home, 'refunds.csv'), `${rows.join('\n')}\n`);
+  return { home, journal: join(home, 'refunds.csv.local.journal.ndjson') };
+}
 
+const refund = ['refund', '--file', 'refunds.csv', '--yes', '--concurrency', '4'];
+
+describe('refunds from a file stopped part-way', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    'stops gracefully on %s: exit %i, the refunds in flight finished; the rerun refunds the rest',
+    async (signal, exit) => {
+      const { home, journal } = await homeWithRefunds(60);
+      const run = runSpawned([...refund, '--json'], { home });
+      await until(() => countEntries(journal, 'created') >= 15, '15 refunds done in the journal');
+      run.child.kill(signal);
+      expect((await run).code).toBe(exit);
+      expect(run.output.stderr).toContain('Stopping: finishing what is in flight');
+      expect(run.output.stderr).toContain('Interrupted: the requests in flight were finished');
+      const report = JSON.parse(run.output.stdout) as JsonReport;
+      expect(report.records.filter((record) => record.status === 'uncertain')).toEqual([]);
+      // Every refund that was sent has its outcome in the journal: none was left in flight.
+      const entries = journalEntries(journal);
+      const sent = new Set(entries.filter((entry) => entry.type === 'sent').map((entry) => entry.key));
+      const done = new Set(entries.filter((entry) => entry.type === 'created').map((entry) => entry.key));
+      expect(done).toEqual(sent);
+
+      const rerun = await runSpawned([...refund, '--json'], { home });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const rerunReport = JSON.parse(rerun.stdout) as JsonReport;
+      expect(rerunReport.records.map((record) => record.status).sort()).toEqual(
+        report.records.map((record) => (record.status === 'refunded' ? 'refunded-earlier' : 'refunded')).sort(),
+      );
+      for (const record of rerunReport.records) {
+        expect((await sandbox.api.invoice(record.invoiceNumber))?.status, record.invoiceNumber).toBe('REFUNDED');
+      }
+    },
+    120_000,
+  );
+
+  it('killed with SIGKILL: the reruns refund the rest, none twice, and hold the ones in flight as uncertain', async () => {
+    const { home, journal } = await homeWithRefunds(60);
     const run = runSpawned(refund, { home });
     await until(() => countEntries(journal, 'created') >= 15, '15 refunds done in the journal');
     run.child.kill('SIGKILL');
