@@ -72,6 +72,30 @@ describe('refunds from a file', () => {
     expect(rerun.stderr).toContain('0 refunds to send');
   });
 
+  it('in GitHub Actions: annotates a refused refund by its row, counts refunds in the step summary, and writes JUnit', async () => {
+    const home = homeFor(sandbox);
+    const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 3);
+    // Row 3 asks back more than its invoice's amount: the service refuses it.
+    writeFileSync(join(home, 'refunds.csv'), csv.replace(`${numbers[1]},10.50,`, `${numbers[1]},500,`));
+    const summaryFile = join(home, 'step-summary.md');
+    const run = await runInProcess(['refund', '--file', 'refunds.csv', '--yes', '--report', 'refunds.xml'], {
+      home,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: home, GITHUB_STEP_SUMMARY: summaryFile },
+    });
+    expect(run.code, run.stderr).toBe(6);
+    expect(run.stderr).toMatch(
+      /^::error file=refunds\.csv,line=3,title=einvoice%3A failed::row 3[^\n]*more than the amount/m,
+    );
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toContain('| refunded | 2 |');
+    expect(summary).toContain('| failed | 1 |');
+    const junit = readFileSync(join(home, 'refunds.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuite [^>]*tests="3"[^>]*failures="1"/);
+    expect(junit).toContain('more than the amount');
+    expect((await sandbox.api.invoice(numbers[0] as string))?.status).toBe('REFUNDED');
+    expect((await sandbox.api.invoice(numbers[1] as string))?.status).toBe('PAID');
+  });
+
   it("tells its summary in a refund's words, without the rows of invoices (no duplicates in file)", async () => {
     const home = homeFor(sandbox);
     const { csv } = await paidInvoicesSheet(sandbox.api, 2);
