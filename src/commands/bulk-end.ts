@@ -1,17 +1,6 @@
 import { writeSync } from 'node:fs';
-import {
-  summarize,
-  unfinishedStatuses,
-  writeJsonReport,
-  writeReport,
-  type BatchSummary,
-  type ManyInvoices,
-  type Numbered,
-  type Plan,
-  type RecordKindName,
-  type RecordResult,
-  type SendOutcome,
-} from '../bulk/index.js';
+import { summarize, unfinishedStatuses, writeJsonReport, writeReport, type SendOutcome } from '../bulk/index.js';
+import type { BatchSummary, ManyInvoices, Numbered, Plan, RecordKindName, RecordResult } from '../bulk/index.js';
 import type { CommandContext } from '../context.js';
 import { interruptedBy, PartialFailureError, ServiceUnavailableError } from '../errors.js';
 import { writeProblem } from '../input/json-file.js';
