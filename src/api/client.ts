@@ -76,7 +76,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
   let tokenPromise: Promise<string> | undefined;
   const token = () => (tokenPromise ??= readToken().then(sendableToken));
   const environment = options.environment ?? 'selected';
-  const { http, logResponse, sentToken } = createHttp(baseUrl, options, token);
+  const { http, post, logResponse, sentToken } = createHttp(baseUrl, options, token);
   const limits: AttemptLimits = {
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
@@ -103,7 +103,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
   const createInvoiceJson = guarded(async (kind: InvoiceKind, invoiceJson: string, request: RequestOptions = {}) => {
     const response = await send(() =>
-      postJson(http, servicePaths.createInvoice(kind), invoiceJson, logResponse, request.signal),
+      postJson(post, servicePaths.createInvoice(kind), invoiceJson, logResponse, request.signal),
     );
     if (isRedirect(response)) throw notFollowed(response, `Not created by the service`, baseUrl);
     const invoiceNumber = parseCreatedInvoiceNumber(response.body);
@@ -137,7 +137,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 
     refundInvoice: guarded(async (invoiceNumber: string, refund: Refund, request: RequestOptions = {}) => {
       const path = servicePaths.refund(checkedInvoiceNumber(invoiceNumber));
-      const response = await send(() => postJson(http, path, JSON.stringify(refund), logResponse, request.signal));
+      const response = await send(() => postJson(post, path, JSON.stringify(refund), logResponse, request.signal));
       if (isRedirect(response)) throw notFollowed(response, `Not refunded by the service`, baseUrl);
       // Only the documented answer (200, a JSON object) says the refund is done; any other success status or body
       // (an empty 201, a login page) leaves its outcome unknown rather than reporting it done.
@@ -175,6 +175,8 @@ function sendableToken(token: string): string {
 /** The got instance of one service, what logs a response (for --verbose), and the token once sent. */
 interface Http {
   http: Got;
+  /** The same, for a create or refund: a JSON body, no redirect followed, no retry, any status answered. */
+  post: Got;
   logResponse(response: Response): void;
   sentToken(): string | undefined;
 }
@@ -244,7 +246,15 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
       ],
     },
   });
-  return { http, logResponse, sentToken: () => sentToken };
+  // What every create and refund asks for, set once: got copies an instance's options for each request, and merging
+  // a request's own options is what costs.
+  const post = http.extend({
+    headers: { 'content-type': 'application/json' },
+    throwHttpErrors: false,
+    followRedirect: false,
+    retry: { limit: 0 },
+  });
+  return { http, post, logResponse, sentToken: () => sentToken };
 }
 
 /**
@@ -253,21 +263,14 @@ function createHttp(baseUrl: string, options: ClientOptions, token: () => Promis
  * interface does: a status other than 2xx rejects with got's HTTPError, the body included; no retry.
  */
 function postJson(
-  http: Got,
+  post: Got,
   path: string,
   body: string,
   logResponse: (response: Response) => void,
   signal: AbortSignal | undefined,
 ) {
   return new Promise<Response<string>>((resolve, reject) => {
-    const stream = http.stream.post(path, {
-      body,
-      headers: { 'content-type': 'application/json' },
-      throwHttpErrors: false,
-      followRedirect: false,
-      retry: { limit: 0 },
-      signal,
-    });
+    const stream = post.stream.post(path, signal ? { body, signal } : { body });
     let response: Response<string> | undefined;
     let text = '';
     stream.setEncoding('utf8');

@@ -1,3 +1,4 @@
+import { fdatasyncSync, ftruncateSync, writeSync } from 'node:fs';
 import { rm, stat, truncate, type FileHandle } from 'node:fs/promises';
 import type { RecordKindName } from './kind.js';
 import { openPrivate } from '../private-file.js';
@@ -49,9 +50,11 @@ interface Waiter {
 }
 
 /**
- * Appends entries with group commit. Each group is written as soon as the one before it is, so a killed process
- * loses nothing written (the system keeps it); it is synced to the disk at once when someone waits for it
- * (`durable()`), and otherwise within `syncEveryMs` (50 ms), which a power cut could cost.
+ * Appends entries with group commit. The entries appended in one turn of the event loop are written as one group at
+ * its end, so a killed process loses nothing written (the system keeps it); the group is synced to the disk at once
+ * when someone waits for it (`durable()`), and otherwise within `syncEveryMs` (50 ms), which a power cut could cost.
+ * Writes and syncs are made on the main thread: a request that waits for its entry leaves in the same turn, not
+ * after round trips through the thread pool that a busy event loop would each delay.
  */
 export class JournalWriter {
   readonly path: string;
@@ -66,7 +69,7 @@ export class JournalWriter {
   /** Waiting for entries to be written, not synced. */
   #writeWaiters: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
-  #running = false;
+  #flushing: NodeJS.Immediate | undefined;
   #error: Error | undefined;
   #closed = false;
   /** The file's size once every group written so far is in it whole, and once synced. */
@@ -120,7 +123,7 @@ export class JournalWriter {
     if (this.#error) throw this.#error;
     this.#pending.push(`${line}\n`);
     this.#appended += 1;
-    if (!this.#running) void this.#run();
+    this.#scheduleFlush();
   }
 
   /** Resolves once every entry appended so far is written to the file (not necessarily synced to the disk). */
@@ -129,7 +132,7 @@ export class JournalWriter {
     if (this.#written === this.#appended) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.#writeWaiters.push({ upTo: this.#appended, resolve, reject });
-      if (!this.#running) void this.#run();
+      this.#scheduleFlush();
     });
   }
 
@@ -139,7 +142,7 @@ export class JournalWriter {
     if (this.#synced === this.#appended) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.#waiters.push({ upTo: this.#appended, resolve, reject });
-      if (!this.#running) void this.#run();
+      this.#scheduleFlush();
     });
   }
 
@@ -148,6 +151,7 @@ export class JournalWriter {
    * found it (and none at all where there was none).
    */
   async discard(): Promise<void> {
+    this.#appended -= this.#pending.length;
     this.#pending = [];
     await this.close().catch(() => undefined);
     if (this.#existed) await truncate(this.path, this.startsAt);
@@ -162,66 +166,84 @@ export class JournalWriter {
       await this.durable();
     } finally {
       clearTimeout(this.#timer);
+      clearImmediate(this.#flushing);
       await this.#handle.close();
     }
   }
 
-  async #run(): Promise<void> {
-    this.#running = true;
+  /** Flushes once the current turn is over, with whatever else it appends or waits for. */
+  #scheduleFlush(): void {
+    this.#flushing ??= setImmediate(() => this.#flush());
+  }
+
+  /** Writes the queued entries as one group, and syncs the file if someone waits or the interval is up. */
+  #flush(): void {
+    this.#flushing = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#error) return;
     try {
-      while (this.#pending.length > 0 || this.#syncDue()) {
-        if (this.#pending.length > 0) {
-          const group = this.#pending;
-          const text = group.join('');
-          const count = group.length;
-          this.#pending = [];
-          try {
-            await this.#handle.appendFile(text);
-          } catch (error) {
-            const { size } = await this.#handle.stat();
-            this.#writtenBytes += wholeLinesKept(group, size - this.#writtenBytes);
-            throw error;
-          }
-          this.#written += count;
-          this.#writtenBytes += Buffer.byteLength(text);
-          this.#writeWaiters = settled(this.#writeWaiters, this.#written);
-        }
-        if (this.#syncDue()) {
-          const upTo = this.#written;
-          const upToBytes = this.#writtenBytes;
-          this.#lastSync = performance.now();
-          try {
-            await this.#handle.datasync();
-          } catch (error) {
-            // What was written since the last sync may not be on the disk: the file keeps only what is.
-            this.#writtenBytes = this.#syncedBytes;
-            throw error;
-          }
-          this.#synced = upTo;
-          this.#syncedBytes = upToBytes;
-          this.#waiters = settled(this.#waiters, upTo);
-        }
-      }
-      if (this.#written > this.#synced) {
-        // Written, not yet synced, and nobody waits: sync when the interval is up, unless an append comes first.
-        const wait = Math.max(0, this.#syncEveryMs - (performance.now() - this.#lastSync));
-        this.#timer = setTimeout(() => void this.#run(), wait);
-        this.#timer.unref();
-      }
+      if (this.#pending.length > 0) this.#writeGroup();
+      if (this.#syncDue()) this.#sync();
     } catch (error) {
-      // A full disk can take part of a group: the file is cut back to what is known whole, so it holds no `sent`
-      // entry of a record whose request was then held back (it was not sent, and the next run sends it).
-      await this.#handle.truncate(this.#writtenBytes).catch(() => undefined);
-      this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
-      for (const waiter of [...this.#waiters, ...this.#writeWaiters]) waiter.reject(this.#error);
-      this.#waiters = [];
-      this.#writeWaiters = [];
-      this.#pending = [];
-    } finally {
-      this.#running = false;
+      this.#fail(error);
+      return;
     }
+    if (this.#written > this.#synced) {
+      // Written, not yet synced, and nobody waits: sync when the interval is up, unless a flush comes first.
+      const wait = Math.max(0, this.#syncEveryMs - (performance.now() - this.#lastSync));
+      this.#timer = setTimeout(() => this.#flush(), wait);
+      this.#timer.unref();
+    }
+  }
+
+  #writeGroup(): void {
+    const group = this.#pending;
+    this.#pending = [];
+    const text = Buffer.from(group.join(''));
+    let writtenOfGroup = 0;
+    try {
+      // A write may take part of the group (a full disk); the next one then says why it cannot take the rest.
+      while (writtenOfGroup < text.length) writtenOfGroup += writeSync(this.#handle.fd, text, writtenOfGroup);
+    } catch (error) {
+      this.#writtenBytes += wholeLinesKept(group, writtenOfGroup);
+      throw error;
+    }
+    this.#written += group.length;
+    this.#writtenBytes += text.length;
+    this.#writeWaiters = settled(this.#writeWaiters, this.#written);
+  }
+
+  #sync(): void {
+    const upTo = this.#written;
+    const upToBytes = this.#writtenBytes;
+    this.#lastSync = performance.now();
+    try {
+      fdatasyncSync(this.#handle.fd);
+    } catch (error) {
+      // What was written since the last sync may not be on the disk: the file keeps only what is.
+      this.#writtenBytes = this.#syncedBytes;
+      throw error;
+    }
+    this.#synced = upTo;
+    this.#syncedBytes = upToBytes;
+    this.#waiters = settled(this.#waiters, upTo);
+  }
+
+  /** The journal cannot be written: whoever waits, and every later append, is told so. */
+  #fail(error: unknown): void {
+    // A full disk can take part of a group: the file is cut back to what is known whole, so it holds no `sent`
+    // entry of a record whose request was then held back (it was not sent, and the next run sends it).
+    try {
+      ftruncateSync(this.#handle.fd, this.#writtenBytes);
+    } catch {
+      // The error below already says the journal cannot be written.
+    }
+    this.#error = new Error(`Cannot write the journal ${this.path}: ${(error as Error).message}`, { cause: error });
+    for (const waiter of [...this.#waiters, ...this.#writeWaiters]) waiter.reject(this.#error);
+    this.#waiters = [];
+    this.#writeWaiters = [];
+    this.#pending = [];
   }
 
   /** Written entries need syncing now: someone waits for them, or the interval is up. */

@@ -95,10 +95,11 @@ export class RecordResults implements Iterable<RecordResult> {
 
   /** Changes the result at `index`: each field of `changes` present replaces its value (undefined clears it). */
   update(index: number, changes: Partial<Omit<RecordResult, 'record' | 'line'>>): void {
-    const result = this.#results[index];
+    const result = this.#results[index] as Record<string, unknown> | undefined;
     if (!result) return;
-    for (const [name, value] of Object.entries(changes)) {
-      if (value !== undefined || name in result) Object.assign(result, { [name]: value });
+    for (const name in changes) {
+      const value = changes[name as keyof typeof changes];
+      if (value !== undefined || name in result) result[name] = value;
     }
   }
 

@@ -189,6 +189,7 @@ class RunLedger implements BulkLedger {
         invoiceNumber: String(invoiceNumber),
         status: status === 'created' ? 'refunded' : status,
         bodyJson: JSON.stringify(refund),
+        body: refund,
       };
     }
     return {
@@ -198,6 +199,7 @@ class RunLedger implements BulkLedger {
       status,
       ...(outcome.invoiceNumber !== undefined ? { invoiceNumber: outcome.invoiceNumber } : {}),
       bodyJson: entry.bodyJson,
+      body,
       ...(outcome.status === 'already-existed'
         ? { decided: 'the service already held it when it was sent again' }
         : {}),

@@ -33,6 +33,8 @@ export interface InvoiceEntry {
   invoiceNumber?: string;
   /** The request's body as sent, as JSON text. */
   bodyJson: string;
+  /** The same body parsed, when the caller has it: the ledger then does not parse the text again. */
+  body?: Record<string, unknown>;
   currency?: string;
   /** When the request was sent (an ISO instant). */
   sentAt: string;
@@ -55,6 +57,8 @@ export interface RefundEntry {
   status: RefundStatus;
   /** The refund's body as sent (amount, reason, orderReferenceNumber), as JSON text. */
   bodyJson: string;
+  /** The same body parsed, when the caller has it: the ledger then does not parse the text again. */
+  body?: Record<string, unknown>;
   currency?: string;
   sentAt: string;
   error?: string;

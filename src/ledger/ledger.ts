@@ -174,7 +174,7 @@ export class Ledger {
   }
 
   #recordInvoice(entry: InvoiceEntry): void {
-    const fields = invoiceFields(JSON.parse(entry.bodyJson) as Record<string, unknown>);
+    const fields = invoiceFields(entry.body ?? (JSON.parse(entry.bodyJson) as Record<string, unknown>));
     const { source } = entry;
     this.#run(
       `INSERT INTO invoices (entry_key, kind, status, invoice_number, business_reference, customer_name,
@@ -217,7 +217,7 @@ export class Ledger {
   }
 
   #recordRefund(entry: RefundEntry): void {
-    const body = JSON.parse(entry.bodyJson) as Record<string, unknown>;
+    const body = entry.body ?? (JSON.parse(entry.bodyJson) as Record<string, unknown>);
     const { source } = entry;
     this.#run(
       `INSERT INTO refunds (entry_key, invoice_number, status, amount_minor, currency, reason, order_reference,

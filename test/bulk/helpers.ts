@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -123,4 +124,25 @@ export async function invoicesByNote(sandbox: ServedSandbox): Promise<Map<string
 /** How many journal entries of `type` the file holds. */
 export function countEntries(path: string, type: string): number {
   return journalEntries(path).filter((entry) => entry.type === type).length;
+}
+
+export type WriteSync = (fd: number, buffer: Buffer, offset: number) => number;
+export type FdatasyncSync = (fd: number) => void;
+
+/** Runs `body` with the platform's writeSync and fdatasyncSync replaced by wrappers of them, then restores them. */
+export async function withFileCalls(
+  wrap: { writeSync?: (write: WriteSync) => WriteSync; fdatasyncSync?: (sync: FdatasyncSync) => FdatasyncSync },
+  body: () => Promise<void>,
+): Promise<void> {
+  const { writeSync, fdatasyncSync } = fs;
+  if (wrap.writeSync) fs.writeSync = wrap.writeSync(writeSync as WriteSync) as typeof fs.writeSync;
+  if (wrap.fdatasyncSync) fs.fdatasyncSync = wrap.fdatasyncSync(fdatasyncSync);
+  // The journal imports them by name: its bindings follow the module's.
+  syncBuiltinESMExports();
+  try {
+    await body();
+  } finally {
+    Object.assign(fs, { writeSync, fdatasyncSync });
+    syncBuiltinESMExports();
+  }
 }

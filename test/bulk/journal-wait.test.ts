@@ -1,12 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createServiceClient } from '../../src/api/client.js';
 import { JournalWriter } from '../../src/bulk/journal.js';
 import { RecordResults, type RecordResult } from '../../src/bulk/results.js';
-import { invoiceSending } from '../../src/bulk/kind.js';
+import { invoiceSending, refundSending } from '../../src/bulk/kind.js';
 import { sendRecords, type SendEntry } from '../../src/bulk/send.js';
-import { startTestServer, type TestServer } from '../helpers/http-server.js';
-import { journalEntries, tempDir, until } from './helpers.js';
+import { sendJson, startTestServer, type TestServer } from '../helpers/http-server.js';
+import { journalEntries, tempDir, until, withFileCalls } from './helpers.js';
 
 // The rule that keeps a record without a businessReference safe against a crash: its `sent` entry is on disk before
 // its request leaves. Here the journal's durable write is held open: no request for such a record reaches the
@@ -97,4 +98,61 @@ it('holds a record without a reference until its `sent` entry is durable; one wi
   expect(results.status(0)).toBe('created');
   const ofRecord1 = journalEntries(path).filter((entry) => entry.key === 'key-1');
   expect(ofRecord1.map((entry) => entry.type)).toEqual(['sent', 'created']);
+});
+
+it('sends a refund only once its `sent` entry is synced to the disk', async () => {
+  const path = join(tempDir(), 'journal.ndjson');
+  // What the journal's last sync put on the disk.
+  let onDisk = '';
+  const sentOnDisk = () =>
+    onDisk
+      .split('\n')
+      .filter((line) => line.startsWith('{"type":"sent"'))
+      .map((line) => (JSON.parse(line) as { key: string }).key);
+  // Each refund's invoice number, and whether its `sent` entry was on the disk when its request arrived.
+  const arrivals: Array<{ invoiceNumber: string; sentOnDisk: boolean }> = [];
+  const server = await startTestServer((request, response) => {
+    const invoiceNumber = /invoices\/(\d+)\/refund$/.exec(request.path)?.[1] ?? '';
+    arrivals.push({ invoiceNumber, sentOnDisk: sentOnDisk().includes(`refund-${invoiceNumber}`) });
+    sendJson(response, 200, {});
+  });
+  servers.push(server);
+  await withFileCalls(
+    {
+      fdatasyncSync: (sync) => (fd) => {
+        sync(fd);
+        onDisk = readFileSync(path, 'utf8');
+      },
+    },
+    async () => {
+      // An interval no test outlasts: the only syncs are those a refund waits for.
+      const journal = await JournalWriter.open(path, { syncEveryMs: 600_000 });
+      const invoiceNumbers = ['1000001', '1000002', '1000003', '1000004', '1000005', '1000006'];
+      const entries: SendEntry[] = invoiceNumbers.map((invoiceNumber, index) => ({
+        index,
+        key: `refund-${invoiceNumber}`,
+        previouslySent: false,
+        bodyJson: JSON.stringify({ invoiceNumber, amount: 5, reason: 'returned' }),
+      }));
+      const results = RecordResults.of(
+        entries.map((_, index): RecordResult => ({ record: index + 1, status: 'pending' })),
+      );
+      const outcome = await sendRecords({
+        kind: refundSending,
+        client: createServiceClient({ baseUrl: server.url, token: 'journal-wait-token-0123', timeoutMs: 5_000 }),
+        journal,
+        entries: (async function* () {
+          yield* entries;
+        })(),
+        results,
+        concurrency: 3,
+        retries: 0,
+      });
+      await journal.close();
+      expect(outcome).toEqual({ interrupted: false });
+      expect(results.count('created')).toBe(6);
+      expect(arrivals.map((arrival) => arrival.invoiceNumber).sort()).toEqual(invoiceNumbers);
+      expect(arrivals.filter((arrival) => !arrival.sentOnDisk)).toEqual([]);
+    },
+  );
 });

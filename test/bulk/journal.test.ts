@@ -1,12 +1,11 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalWriter, journalVersion, type JournalEntry } from '../../src/bulk/journal.js';
 import { lockJournal } from '../../src/bulk/journal-lock.js';
 import { plannedEntries, readJournal } from '../../src/bulk/journal-state.js';
 import { UsageError } from '../../src/errors.js';
-import { journalEntries, tempDir } from './helpers.js';
+import { journalEntries, tempDir, withFileCalls } from './helpers.js';
 
 const run: JournalEntry = {
   type: 'run',
@@ -128,98 +127,81 @@ describe('the journal', () => {
 
   it('writes entries at once, and syncs them when someone waits or the interval is up', async () => {
     const path = join(tempDir(), 'j.ndjson');
-    const syncs: Array<{ entriesOnFile: number }> = [];
-    // The real appendFile and fdatasync of the journal's file handle, wrapped: they say when they ran, and a sync can
-    // be held back.
-    const probe = await open(path, 'a');
-    const fileHandle = Object.getPrototypeOf(probe) as {
-      appendFile(this: FileHandle, text: string): Promise<void>;
-      datasync(this: FileHandle): Promise<void>;
-    };
-    await probe.close();
-    const { appendFile, datasync } = fileHandle;
+    const events: string[] = [];
     let expected = 100;
     const written = signal();
-    const syncStarted = signal();
-    let gate = Promise.resolve();
-    fileHandle.appendFile = async function (this: FileHandle, text: string) {
-      await appendFile.call(this, text);
-      // The groups written so far hold every entry appended so far.
-      if (journalEntries(path).length === expected) written.resolve();
-    };
-    fileHandle.datasync = async function (this: FileHandle) {
-      syncs.push({ entriesOnFile: journalEntries(path).length });
-      syncStarted.resolve();
-      await gate;
-      await datasync.call(this);
-    };
-    try {
-      // An interval no test outlasts: the syncs below are those asked for.
-      const journal = await JournalWriter.open(path, { syncEveryMs: 600_000 });
-      for (let index = 0; index < 100; index++) journal.append({ type: 'sent', key: `k${index}`, at: 'x' });
-      // Nobody waits: written at once (a killed process loses nothing), not yet synced.
-      await written.promise;
-      expect(journalEntries(path)).toHaveLength(100);
-      expect(syncs).toEqual([]);
+    // The platform's write and sync, as the journal calls them, wrapped: they say when they ran.
+    await withFileCalls(
+      {
+        writeSync: (write) => (fd, buffer, offset) => {
+          const count = write(fd, buffer, offset);
+          // The groups written so far hold every entry appended so far.
+          if (journalEntries(path).length === expected) written.resolve();
+          return count;
+        },
+        fdatasyncSync: (sync) => (fd) => {
+          sync(fd);
+          events.push(`synced with ${journalEntries(path).length} entries on file`);
+        },
+      },
+      async () => {
+        // An interval no test outlasts: the syncs below are those asked for.
+        const journal = await JournalWriter.open(path, { syncEveryMs: 600_000 });
+        for (let index = 0; index < 100; index++) journal.append({ type: 'sent', key: `k${index}`, at: 'x' });
+        // Nobody waits: written at once (a killed process loses nothing), not yet synced.
+        await written.promise;
+        expect(journalEntries(path)).toHaveLength(100);
+        expect(events).toEqual([]);
 
-      // Someone waits: synced at once, and durable() resolves only once that sync is done.
-      expected = 101;
-      const held = signal();
-      gate = held.promise;
-      journal.append({ type: 'sent', key: 'waited', at: 'x' });
-      let durable = false;
-      const waiting = journal.durable().then(() => (durable = true));
-      await syncStarted.promise;
-      expect(durable).toBe(false);
-      held.resolve();
-      await waiting;
-      expect(durable).toBe(true);
-      // The last sync before durable() resolved covered the entry it waited for.
-      expect(syncs.at(-1)).toEqual({ entriesOnFile: 101 });
-      await journal.close();
-    } finally {
-      Object.assign(fileHandle, { appendFile, datasync });
-    }
+        // Someone waits: synced at once, and durable() resolves only once that sync is done.
+        expected = 101;
+        journal.append({ type: 'sent', key: 'waited', at: 'x' });
+        await journal.durable().then(() => events.push('durable'));
+        expect(events).toEqual(['synced with 101 entries on file', 'durable']);
+        await journal.close();
+      },
+    );
   });
 
   it('syncs what nobody waits for once the interval is up', async () => {
     const path = join(tempDir(), 'j.ndjson');
-    const probe = await open(path, 'a');
-    const fileHandle = Object.getPrototypeOf(probe) as { datasync(this: FileHandle): Promise<void> };
-    await probe.close();
-    const { datasync } = fileHandle;
     const synced = signal();
-    fileHandle.datasync = async function (this: FileHandle) {
-      await datasync.call(this);
-      synced.resolve();
-    };
-    try {
-      const journal = await JournalWriter.open(path, { syncEveryMs: 20 });
-      journal.append({ type: 'sent', key: 'a', at: 'x' });
-      await synced.promise;
-      expect(journalEntries(path)).toHaveLength(1);
-      await journal.close();
-    } finally {
-      fileHandle.datasync = datasync;
-    }
+    await withFileCalls(
+      {
+        fdatasyncSync: (sync) => (fd) => {
+          sync(fd);
+          synced.resolve();
+        },
+      },
+      async () => {
+        const journal = await JournalWriter.open(path, { syncEveryMs: 20 });
+        journal.append({ type: 'sent', key: 'a', at: 'x' });
+        await synced.promise;
+        expect(journalEntries(path)).toHaveLength(1);
+        await journal.close();
+      },
+    );
   });
 
   it('fails whoever waits, and every later append, once a sync fails', async () => {
     const path = join(tempDir(), 'j.ndjson');
-    const probe = await open(path, 'a');
-    const fileHandle = Object.getPrototypeOf(probe) as { datasync(this: FileHandle): Promise<void> };
-    await probe.close();
-    const datasync = fileHandle.datasync;
-    fileHandle.datasync = () => Promise.reject(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
-    try {
-      const journal = await JournalWriter.open(path);
-      journal.append({ type: 'sent', key: 'a', at: 'x' });
-      await expect(journal.durable()).rejects.toThrow(`Cannot write the journal ${path}: no space left on device`);
-      expect(() => journal.append({ type: 'sent', key: 'b', at: 'x' })).toThrow('no space left on device');
-      await expect(journal.close()).rejects.toThrow('no space left on device');
-    } finally {
-      fileHandle.datasync = datasync;
-    }
+    const noSpace = Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    await withFileCalls(
+      {
+        fdatasyncSync: () => () => {
+          throw noSpace;
+        },
+      },
+      async () => {
+        const journal = await JournalWriter.open(path);
+        journal.append({ type: 'sent', key: 'a', at: 'x' });
+        await expect(journal.durable()).rejects.toThrow(`Cannot write the journal ${path}: no space left on device`);
+        expect(() => journal.append({ type: 'sent', key: 'b', at: 'x' })).toThrow('no space left on device');
+        await expect(journal.close()).rejects.toThrow('no space left on device');
+        // What was written since the last sync may not be on the disk: the file keeps only what is.
+        expect(readFileSync(path, 'utf8')).toBe('');
+      },
+    );
   });
 
   it('writes a planned entry given its body as JSON text as it writes one given the body', async () => {
@@ -261,6 +243,8 @@ describe('the journal', () => {
     again.appendPlanned({ key: 'b', record: 2 }, '{"note":"b"}');
     await again.written();
     expect(readFileSync(path, 'utf8')).not.toBe(before);
+    // One more entry still queued when the run gives up: dropped with the rest.
+    again.append({ type: 'sent', key: 'b', at: 'x' });
     await again.discard();
     expect(readFileSync(path, 'utf8')).toBe(before);
 
