@@ -23,8 +23,11 @@ export interface LocalDatabaseOptions {
    * the first process to open a new file writes its schema, and what it fills in, whole or not at all.
    */
   migrate(database: LocalDatabase, from: number): void;
-  /** Reads every page once while opening (PRAGMA quick_check), so a corrupted page is named before any work. */
-  verify?: boolean;
+  /**
+   * Reads every page once while opening a file of at most this many bytes (PRAGMA quick_check), so a corrupted page
+   * is named before any work. Past it, a corrupted page is refused when a statement meets it.
+   */
+  verifyUpToBytes?: number;
   /** How long a statement waits for another process's transaction before it fails (default 30 s). */
   busyTimeoutMs?: number;
 }
@@ -230,7 +233,8 @@ export async function openLocalDatabase(file: string | undefined, options: Local
     }
     try {
       reader.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-      reader.read(() => refuseContent(reader, options, refuse, options.verify));
+      const verify = header.fileSize <= (options.verifyUpToBytes ?? 0);
+      reader.read(() => refuseContent(reader, options, refuse, verify));
     } finally {
       reader.close();
     }
@@ -369,7 +373,7 @@ function refuseContent(
   database: LocalDatabase,
   options: LocalDatabaseOptions,
   refuse: Refuse,
-  verify: boolean | undefined,
+  verify: boolean,
 ): number {
   const application = Number(database.get('PRAGMA application_id')?.application_id);
   const version = Number(database.get('PRAGMA user_version')?.user_version);
