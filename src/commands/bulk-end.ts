@@ -35,6 +35,8 @@ export interface EndOfRun {
   duplicates: boolean;
   /** The records whose request may be out, as sending goes on. */
   sending: ReadonlySet<number>;
+  /** Warnings of the run itself (not of a record), told at the terminal already: GitHub's output carries them too. */
+  warnings: readonly string[];
 }
 
 /** The end of one run: told once, by `tell()`, or at once on a second Ctrl-C. */
@@ -101,7 +103,10 @@ export class RunEnd {
       const { reportToGithub } = await import('./bulk-github.js');
       const unfinished = plan.results.withStatus(...unfinishedStatuses);
       const next = refused?.next ?? (unfinished.length > 0 ? this.#run.whatNext(unfinished) : undefined);
-      const runWarnings = plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : [];
+      const runWarnings = [
+        ...this.#run.warnings,
+        ...(plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : []),
+      ];
       await reportToGithub({ summary, results: plan.results, numbered, input, next, runWarnings }, this.#context);
     }
   }

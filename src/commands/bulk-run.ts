@@ -115,17 +115,17 @@ export async function runBulkCommand(
     let end: RunEnd;
     // From here the planned run is closed whatever happens: its plan taken back if nothing was sent, its lock let go.
     try {
-      // Told once the plan is done (a run whose planning fails does not tell them; its rerun does, as they remain).
-      if (run.damagedLines > 0) {
-        const lines = counted(run.damagedLines, 'damaged line', 'damaged lines');
-        terminal.warn(`${lines} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`);
-      }
-      if (run.unsettled.length > 0) {
-        const those = run.unsettled.length === 1 ? 'that invoice' : 'those invoices';
-        terminal.warn(
-          `${run.unsettled.join(', ')}: no record of the journal is uncertain for ${those}; nothing to settle.`,
-        );
-      }
+      // Told once the plan is done (a run whose planning fails does not tell them; its rerun does, as they remain),
+      // at the terminal and in GitHub's output alike.
+      const journalWarnings = [
+        run.damagedLines > 0
+          ? `${counted(run.damagedLines, 'damaged line', 'damaged lines')} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`
+          : undefined,
+        run.unsettled.length > 0
+          ? `${run.unsettled.join(', ')}: no record of the journal is uncertain for ${run.unsettled.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`
+          : undefined,
+      ].filter((warning) => warning !== undefined);
+      for (const warning of journalWarnings) terminal.warn(warning);
       end = new RunEnd(
         {
           plan,
@@ -143,6 +143,7 @@ export async function runBulkCommand(
           whatNext: command.whatNext,
           duplicates: command.kind.referenceField !== undefined,
           sending: run.sending,
+          warnings: journalWarnings,
         },
         session,
         context,

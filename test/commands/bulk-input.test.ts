@@ -222,9 +222,17 @@ describe('a journal with damaged lines', () => {
     const journal = join(home, 'batch.ndjson.local.journal.ndjson');
     const lines = readFileSync(journal, 'utf8').split('\n');
     writeFileSync(journal, [lines[0], '{"type":"crea', ...lines.slice(1)].join('\n'));
-    const rerun = await runInProcess(['create', 'single', '--file', 'batch.ndjson'], { home });
+    // In GitHub Actions it is an annotation too, and a line of the step summary.
+    const summaryFile = join(home, 'step-summary.md');
+    const rerun = await runInProcess(['create', 'single', '--file', 'batch.ndjson'], {
+      home,
+      env: { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: home, GITHUB_STEP_SUMMARY: summaryFile },
+    });
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect(rerun.stderr).toContain('1 damaged line of the journal batch.ndjson.local.journal.ndjson was ignored.');
+    const told = '1 damaged line of the journal batch.ndjson.local.journal.ndjson was ignored.';
+    expect(rerun.stderr).toContain(told);
+    expect(rerun.stderr).toMatch(/^::warning [^\n]*::1 damaged line of the journal batch\.ndjson\.local/m);
+    expect(readFileSync(summaryFile, 'utf8')).toContain(`- ${told}`);
     expect(rerun.stderr).toContain('3 already created');
     expect((await received(sandbox)).count).toBe(3);
   });
