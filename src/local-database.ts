@@ -1,8 +1,9 @@
-import { access, chmod, constants, mkdir, open, stat } from 'node:fs/promises';
+import { access, chmod, constants, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DatabaseSync, SQLInputValue, StatementResultingChanges, StatementSync } from 'node:sqlite';
 import { LocalFileError, type LocalFileProblem } from './errors.js';
+import { makePrivateFolder } from './private-file.js';
 
 // The one module that speaks to node:sqlite. It opens the SQLite files einvoice keeps (the sandbox's state, a
 // ledger), refuses each way such a file can be unusable before it changes a byte of it, and runs transactions.
@@ -398,13 +399,15 @@ function refuseContent(
 async function prepareFolder(file: string, exists: boolean, refuse: Refuse): Promise<void> {
   const folder = dirname(file);
   try {
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await makePrivateFolder(folder);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EROFS') throw refuse('read-only', `cannot be made in ${folder} (${code}).`);
     if (code === 'ENOTDIR' || code === 'EEXIST') {
       throw refuse('unreachable', 'cannot be made: a file stands where a folder would.', error);
     }
+    if (code === 'ENOENT')
+      throw refuse('unreachable', `cannot be made: no folder can be made in ${dirname(folder)}.`, error);
     throw error;
   }
   for (const [path, what] of [...(exists ? [[file, 'the file'] as const] : []), [folder, 'its folder'] as const]) {

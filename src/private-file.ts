@@ -1,4 +1,5 @@
-import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 // Files that hold customers' data (reports, saved requests, drafts, journals) are the merchant's alone: mode 0600.
 // A mode given to open() applies only to a file it creates, so a file that was there already (`touch report.csv`)
@@ -50,4 +51,43 @@ export async function checkWritable(path: string): Promise<void> {
   const handle = await open(path, 'a', 0o600);
   await handle.close();
   if (!existed) await unlink(path).catch(() => undefined);
+}
+
+/**
+ * Makes `folder`, and the folders above it that are missing, the user's alone (0700). One level at a time, each tried
+ * once more after its parent is made: Node's recursive mkdir never returns for a folder under /proc, whose parent
+ * exists and answers every attempt with ENOENT.
+ */
+export async function makePrivateFolder(folder: string): Promise<void> {
+  const made = async () => {
+    try {
+      await mkdir(folder, { mode: 0o700 });
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (
+        code === 'EEXIST' &&
+        (await stat(folder).then(
+          (info) => info.isDirectory(),
+          () => false,
+        ))
+      )
+        return true;
+      if (code === 'ENOENT' && dirname(folder) !== folder) return false;
+      throw error;
+    }
+  };
+  if (await made()) return;
+  await makePrivateFolder(dirname(folder));
+  // The parent is there now: an ENOENT this time is the folder's own answer.
+  await mkdir(folder, { mode: 0o700 }).catch(async (error: NodeJS.ErrnoException) => {
+    if (
+      error.code !== 'EEXIST' ||
+      !(await stat(folder).then(
+        (info) => info.isDirectory(),
+        () => false,
+      ))
+    )
+      throw error;
+  });
 }

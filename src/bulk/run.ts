@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
+import { makePrivateFolder } from '../private-file.js';
 import { undecodableMessage } from '../input/text-encoding.js';
 import type { CsvReadOptions } from './csv-records.js';
 import type { XlsxReadOptions } from './xlsx-records.js';
@@ -272,6 +272,7 @@ const folderProblems: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EROFS: 'the file system is read-only',
+  ENOENT: 'no folder can be made there',
   ENOSPC: 'the disk is full',
   EDQUOT: 'the disk quota is used up',
 };
@@ -282,7 +283,7 @@ const folderProblems: Record<string, string> = {
  */
 async function makeJournalFolder(journal: JournalPlace): Promise<void> {
   try {
-    await mkdir(dirname(journal.path), { recursive: true, mode: 0o700 });
+    await makePrivateFolder(dirname(journal.path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const problem = code in folderProblems ? `${folderProblems[code]} (${code})` : (error as Error).message;

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   journalFor,
@@ -22,7 +21,7 @@ import { UsageError, type FieldIssue } from '../errors.js';
 import { undecodableMessage } from '../input/text-encoding.js';
 import { formatCount } from '../schemas/number-text.js';
 import { writeProblem } from '../input/json-file.js';
-import { checkWritable } from '../private-file.js';
+import { checkWritable, makePrivateFolder } from '../private-file.js';
 import type { Session } from '../session.js';
 import { listedIssues } from '../output/errors.js';
 import { terminalSafe } from '../output/safe-text.js';
@@ -189,7 +188,7 @@ async function writableReport(
 ): Promise<{ path: string; given: string } | undefined> {
   if (given === undefined) return undefined;
   const path = resolve(context.cwd, given);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch(() => undefined);
+  await makePrivateFolder(dirname(path)).catch(() => undefined);
   await checkWritable(path).catch((error: unknown) => {
     throw new UsageError(`Cannot write --report ${given}: ${writeProblem(error)}; nothing was sent.`);
   });

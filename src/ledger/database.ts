@@ -1,8 +1,9 @@
-import { chmod, mkdir, open, stat } from 'node:fs/promises';
+import { chmod, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { LocalFileError } from '../errors.js';
 import { loadSqlite } from '../local-database.js';
+import { makePrivateFolder } from '../private-file.js';
 
 // Opens the ledger's SQLite file: private (0600 in a 0700 folder), WAL so that a `list` never waits for a bulk run
 // and many runs write at once, and synchronous=NORMAL so that a commit survives the process being killed. Kept
@@ -113,7 +114,7 @@ async function refuseOtherFile(file: string): Promise<void> {
 
 /** The file and its folder, the user's alone; SQLite gives its -wal and -shm files the mode of the file. */
 async function createPrivateFile(file: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await makePrivateFolder(dirname(file));
   const handle = await open(file, 'a', 0o600);
   try {
     const info = await handle.stat();

@@ -80,6 +80,13 @@ describe('records refused before anything is sent', () => {
     });
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('✖ Cannot write --report .: it is a folder, not a file; nothing was sent.');
+    // A folder that cannot be made is refused, not tried for ever (as Node's recursive mkdir does under /proc).
+    const underProc = await runInProcess(
+      ['create', 'single', '--file', 'batch.ndjson', '--yes', '--report', '/proc/einvoice-reports/r.csv'],
+      { home },
+    );
+    expect(underProc.code).toBe(2);
+    expect(underProc.stderr).toContain('✖ Cannot write --report /proc/einvoice-reports/r.csv: ');
     expect((await received(sandbox)).count).toBe(0);
     expect(existsSync(join(home, 'batch.ndjson.local.journal.ndjson'))).toBe(false);
   });

@@ -58,6 +58,12 @@ describe('a journal folder that cannot be made', () => {
   it.each([
     ['the folder is a file', 'blocker/batch.journal.ndjson', 'blocker'],
     ['a folder above it is a file', 'blocker/runs/batch.journal.ndjson', 'blocker/runs'],
+    // Node's recursive mkdir never returns there: every attempt at the folder meets ENOENT, its parent EEXIST.
+    [
+      'it is under /proc, where no folder can be made',
+      '/proc/einvoice-runs/batch.journal.ndjson',
+      '/proc/einvoice-runs',
+    ],
   ])('%s: exit 9 naming the folder, nothing sent, an ::error in GitHub Actions', async (_case, journal, folder) => {
     const server = await serve();
     const home = tempHome();

@@ -128,6 +128,11 @@ describe('a built-in sandbox state file that cannot be used (exit 10, left as it
     expect(belowFile.code).toBe(10);
     expect(belowFile.stderr).toContain(`${below} cannot be made: a file stands where a folder would.`);
     expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('notes\n');
+    // Under /proc no folder can be made, and Node's recursive mkdir tries for ever: the state file is refused.
+    const underProc = '/proc/einvoice-state/sandbox.sqlite';
+    const unmakeable = await runInProcess(['stats'], { home, env: { EINVOICE_SANDBOX_STATE: underProc } });
+    expect(unmakeable.code).toBe(10);
+    expect(unmakeable.stderr).toContain(underProc);
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { quote } from 'shell-quote';
 import { draftFile, isDraftFile } from '../../config/paths.js';
@@ -7,7 +7,7 @@ import { toJson } from '../../output/format.js';
 import type { Terminal } from '../../output/terminal.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { CreateOptions } from './flags.js';
-import { writePrivateFile } from '../../private-file.js';
+import { makePrivateFolder, writePrivateFile } from '../../private-file.js';
 
 // The draft of what the merchant typed at the prompts: kept when a run that asked stops short of creating the
 // invoice, continued with --file, and removed once its invoice is created.
@@ -52,7 +52,7 @@ export function openDraft(
         path,
       ];
       try {
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        await makePrivateFolder(dirname(path));
         await writePrivateFile(path, `${toJson(answers)}\n`);
         terminal.info(`Your answers are saved in ${path}\nContinue with: ${quote(again)}`);
       } catch {
