@@ -1,6 +1,7 @@
 import type { FieldIssue } from '../errors.js';
 import { numberOrText, parseItemSpec } from '../input/item-spec.js';
 import type { CellKind } from './csv-columns.js';
+import { ungrouped } from '../schemas/number-text.js';
 
 // Turns the cells of one CSV row into the invoice record a JSON file would hold: numbers as exact decimals (never
 // through a float), dates in the order the merchant declared, TRUE/FALSE as booleans, empty cells left out.
@@ -23,8 +24,6 @@ export function pathKeys(path: string): Array<string | number> {
   return path.split(/\.|(?=\[)/).map((key) => (key.startsWith('[') ? Number(key.slice(1, -1)) : key));
 }
 
-/** A thousands-separated number as spreadsheets write it: `1,250.50`. */
-const groupedNumber = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 /** A plain decimal of at most 15 digits, which a double carries exactly. */
 const plainNumber = /^-?(?:\d{1,15}|(?=[\d.]{3,16}$)\d+\.\d+)$/;
 const slashDate = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -44,7 +43,7 @@ export function readCell(
       // At most 15 digits always read back exactly (the common case, checked cheaply); text that is no number goes
       // to the schema as written, which says what the field takes.
       if (plainNumber.test(trimmed)) return { value: Number(trimmed) };
-      return { value: numberOrText(groupedNumber.test(trimmed) ? trimmed.replaceAll(',', '') : trimmed) };
+      return { value: numberOrText(ungrouped(trimmed)) };
     case 'boolean':
       return { value: /^(true|false)$/i.test(trimmed) ? trimmed.toLowerCase() === 'true' : text };
     case 'date': {

@@ -58,6 +58,11 @@ export interface Plan {
   toSend: number;
   /** The amount of the records to send, in minor units, for a kind that has one (a refund). */
   totalMinor?: bigint;
+  /**
+   * The valid records the file (or its shard) holds, repeats aside, whatever earlier runs did with them, and their
+   * amount for a kind that has one: what a run can pin, the same on every rerun.
+   */
+  inFile: { count: number; totalMinor?: bigint };
   /** The index among the results of each record to send, in the order of their `planned` entries. */
   sendOrder: number[];
   /** The indexes of records an earlier run sent without learning the outcome. */
@@ -105,6 +110,11 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   const resume: ResumeCounts = { done: 0, retry: 0, heldUncertain: 0, new: 0, changed: 0 };
   let toSend = 0;
   let totalMinor = 0n;
+  const inFile = { count: 0, totalMinor: 0n };
+  const countInFile = (body: Record<string, unknown> | undefined) => {
+    inFile.count += 1;
+    if (kind.amountOf && body) inFile.totalMinor += toMinorUnits(kind.amountOf(body));
+  };
   const sendOrder: number[] = [];
   const previouslySentIndexes = new Set<number>();
   const place = options.place ?? recordAndLine;
@@ -162,6 +172,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     const once = body && kind.sameAs(body);
 
     if (earlier?.state === 'created') {
+      countInFile(body);
       result.status = 'created-earlier';
       result.invoiceNumber = earlier.invoiceNumber;
       result.businessReference = stringOf(body?.businessReference) ?? earlier.businessReference;
@@ -198,6 +209,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       result.error = `${once.why} ${named}`;
       return;
     }
+    countInFile(body);
     if (previouslySent && !kind.resendable(body) && !options.resendUncertain) {
       result.status = 'uncertain';
       result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
@@ -243,6 +255,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     issues,
     toSend,
     ...(kind.amountOf ? { totalMinor } : {}),
+    inFile: kind.amountOf ? inFile : { count: inFile.count },
     sendOrder,
     previouslySent: previouslySentIndexes,
     warnings,

@@ -18,6 +18,12 @@ export function formatCount(count: number): string {
   return grouped(count.toFixed(0));
 }
 
+/** A number as a reader sees it written (`1,250.50`, as `formatAmount()` writes it) without its separators; any
+ * other text as it is. */
+export function ungrouped(text: string): string {
+  return /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(text) ? text.replaceAll(',', '') : text;
+}
+
 /** Inserts a comma between each group of three digits of the whole part of a plain decimal text ("-1234.50"). */
 function grouped(decimal: string): string {
   const point = decimal.indexOf('.');

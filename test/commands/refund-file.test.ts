@@ -134,6 +134,20 @@ describe('refunds from a file', () => {
     for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
   });
 
+  it('refuses a sheet said to be in another encoding than its own, telling no count or total first', async () => {
+    const home = homeFor(sandbox);
+    const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 100 });
+    // UTF-8 text said to be Windows-1256: every record reads, as text that is not what the merchant wrote.
+    const csv = `invoiceNumber,amount,reason,orderReferenceNumber\r\n${invoiceNumber},10.00,مرتجع,${orderReferenceNumber}\r\n`;
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    const result = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--encoding', 'windows-1256']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is UTF-8 text, not Windows-1256');
+    expect(result.stderr).toContain('nothing was sent');
+    expect(result.stderr).not.toContain('to send,');
+    expect((await sandbox.api.invoice(invoiceNumber))?.status).toBe('PAID');
+  });
+
   it('refuses to send when the count or total differs from what the run pins, and without --yes off a terminal', async () => {
     const home = homeFor(sandbox);
     const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 2);
@@ -144,15 +158,21 @@ describe('refunds from a file', () => {
       ...['--expect-total', '21'],
     ]);
     expect(pinned.code).toBe(2);
-    expect(pinned.stderr).toContain('--expect-count: is 3, the file has 2 refunds to send');
+    expect(pinned.stderr).toContain('--expect-count: is 3, the file holds 2 refunds');
     expect(pinned.stderr).not.toContain('--expect-total:');
     const wrongTotal = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--expect-total', '20']);
     expect(wrongTotal.code).toBe(2);
-    expect(wrongTotal.stderr).toContain('--expect-total: is 20.00, the refunds to send add up to 21.00');
+    expect(wrongTotal.stderr).toContain("--expect-total: is 20.00, the file's refunds add up to 21.00");
     expect(wrongTotal.stderr).toContain('nothing was sent');
+    // A total written as the run shows one, with thousands separators, is read as that amount.
+    const grouped = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--expect-total', '1,021.00']);
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toContain("--expect-total: is 1,021.00, the file's refunds add up to 21.00");
     const unasked = await runRefund(home, ['--file', 'refunds.csv']);
     expect(unasked.code).toBe(2);
-    expect(unasked.stderr).toContain('Refunds need confirmation, and there is no terminal to ask on');
+    expect(unasked.stderr).toContain(
+      'Refunds need confirmation, and this run cannot ask (no terminal, CI, or --no-input)',
+    );
     for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
 
     const right = await runRefund(home, [
@@ -165,6 +185,19 @@ describe('refunds from a file', () => {
       '21.00',
     ]);
     expect(right.code, right.stderr).toBe(0);
+    for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('REFUNDED');
+    // The pins hold the file, not what is left of it: the same command run again goes on, and sends nothing.
+    const again = await runRefund(home, [
+      '--file',
+      'refunds.csv',
+      '--yes',
+      '--expect-count',
+      '2',
+      '--expect-total',
+      '21.00',
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 refunds to send');
   });
 
   it('refuses the flags of one refund with a file of many, sending nothing', async () => {
@@ -265,10 +298,16 @@ describe('refunds from a file', () => {
     for (const { invoiceNumber } of paid) expect((await sandbox.api.invoice(invoiceNumber))?.status).toBe('PAID');
   });
 
-  it('prints a template with the refund fields', async () => {
-    const result = await runInProcess(['template', 'refunds'], { home: tempHome() });
+  it('prints a template with the refund fields, whose example the built-in sandbox refunds as printed', async () => {
+    const home = tempHome();
+    const result = await runInProcess(['template', 'refunds'], { home });
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('invoiceNumber,amount,reason,orderReferenceNumber');
+    writeFileSync(join(home, 'refunds.csv'), result.stdout);
+    const refunded = await runInProcess(['refund', '--file', 'refunds.csv', '--yes', '--json'], { home });
+    expect(refunded.code, refunded.stderr).toBe(0);
+    const report = JSON.parse(refunded.stdout) as JsonReport;
+    expect(report.records.map((record) => record.status)).toEqual(['refunded']);
   });
 });
 

@@ -117,7 +117,7 @@ describe('refund input', () => {
     const result = await refund(homeFor(server.url), args);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain(
-      'A refund needs confirmation, and there is no terminal to ask on: nothing was sent.',
+      'A refund needs confirmation, and this run cannot ask (no terminal, CI, or --no-input): nothing was sent.',
     );
     expect(result.stderr).toContain('--yes');
     expect(server.requests).toHaveLength(0);

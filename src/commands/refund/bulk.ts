@@ -4,7 +4,7 @@ import { refundKind, type ManyInvoices, type Plan, type RecordResult } from '../
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
-import { formatAmount } from '../../schemas/number-text.js';
+import { formatAmount, ungrouped } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
@@ -66,7 +66,8 @@ export async function refundFromFile(
       kind: refundKind,
       settle: run.settle,
       afterPlan: (plan) => {
-        if (plan.issues.length > 0 && !run.settings.skipInvalid) return;
+        // A file refused whole (its records invalid, or its bytes not text in its encoding) has nothing to send.
+        if ((plan.issues.length > 0 && !run.settings.skipInvalid) || input.undecodable()) return;
         session.terminal.info(
           `${countOf(plan.toSend, 'refund')} to send, ${totalOf(plan, session)} in all (${session.profile.name}).`,
         );
@@ -87,16 +88,22 @@ function totalOf(plan: Plan, session: Session): string {
   return withCurrency(formatAmount(fromMinorUnits(plan.totalMinor ?? 0n)), session.profile.currency);
 }
 
-/** --expect-count and --expect-total: a file that does not hold what the run expects sends nothing. */
+/**
+ * --expect-count and --expect-total: a file that does not hold what the run expects sends nothing. They pin the file
+ * (its valid refunds, those an earlier run sent included), so the same command goes on when it is run again.
+ */
 function checkPins(plan: Plan, pins: { count?: number; totalMinor?: bigint }, session: Session): void {
+  const { count, totalMinor = 0n } = plan.inFile;
   const problems = [
-    pins.count !== undefined && pins.count !== plan.toSend
-      ? { path: '--expect-count', message: `is ${pins.count}, the file has ${plan.toSend} refunds to send` }
+    pins.count !== undefined && pins.count !== count
+      ? { path: '--expect-count', message: `is ${pins.count}, the file holds ${countOf(count, 'refund')}` }
       : undefined,
-    pins.totalMinor !== undefined && pins.totalMinor !== (plan.totalMinor ?? 0n)
+    pins.totalMinor !== undefined && pins.totalMinor !== totalMinor
       ? {
           path: '--expect-total',
-          message: `is ${formatAmount(fromMinorUnits(pins.totalMinor))}, the refunds to send add up to ${totalOf(plan, session)}`,
+          message:
+            `is ${formatAmount(fromMinorUnits(pins.totalMinor))}, the file's refunds add up to ` +
+            withCurrency(formatAmount(fromMinorUnits(totalMinor)), session.profile.currency),
         }
       : undefined,
   ].filter((problem) => problem !== undefined);
@@ -116,9 +123,12 @@ async function confirm(plan: Plan, run: BulkRefund, session: Session, context: C
   if (run.yes) return;
   const { terminal, profile } = session;
   if (!terminal.interactive) {
-    throw new UsageError('Refunds need confirmation, and there is no terminal to ask on: nothing was sent.', {
-      hint: 'Pass --yes to send them (and --expect-count / --expect-total to pin what the file must hold).',
-    });
+    throw new UsageError(
+      'Refunds need confirmation, and this run cannot ask (no terminal, CI, or --no-input): nothing was sent.',
+      {
+        hint: 'Pass --yes to send them (and --expect-count / --expect-total to pin what the file must hold).',
+      },
+    );
   }
   const { confirmAction, confirmByTyping } = await import('../../input/prompts.js');
   const total = formatAmount(fromMinorUnits(plan.totalMinor ?? 0n));
@@ -138,7 +148,8 @@ async function confirm(plan: Plan, run: BulkRefund, session: Session, context: C
 /** The total the run expects, exact to the minor unit, by the rule of a refund's amount. */
 function expectedTotal(value: string | undefined): bigint | undefined {
   if (value === undefined) return undefined;
-  const amount = validate(refundSchema.shape.amount, value.trim());
+  // As the run shows a total (`1,060.00`), so it may be pinned.
+  const amount = validate(refundSchema.shape.amount, ungrouped(value.trim()));
   if (!amount.success) {
     throw new UsageError('--expect-total is not an amount; nothing was sent.', {
       issues: amount.issues.map((issue) => ({ ...issue, path: '--expect-total' })),

@@ -26,14 +26,17 @@ export function declareRefund(root: Root) {
       .option('-y, --yes', 'do not ask for confirmation')
       .option('--dry-run', 'print the request that would be sent (or check a file of many), send nothing')
       .addOption(
-        new Option('--expect-count <n>', 'refuse to send unless the file holds exactly n refunds to send')
+        new Option(
+          '--expect-count <n>',
+          'refuse to send unless the file holds exactly n refunds (those already made included)',
+        )
           .argParser(wholeNumberFlag(0))
           .helpGroup(bulkGroup),
       )
       .addOption(
         new Option(
           '--expect-total <amount>',
-          'refuse to send unless the refunds to send add up to exactly this amount',
+          "refuse to send unless the file's refunds add up to exactly this amount",
         ).helpGroup(bulkGroup),
       )
       .addOption(

@@ -156,9 +156,12 @@ async function confirm(
 ): Promise<void> {
   if (options.yes) return;
   if (!terminal.interactive) {
-    throw new UsageError('A refund needs confirmation, and there is no terminal to ask on: nothing was sent.', {
-      hint: 'Pass --yes to refund without asking.',
-    });
+    throw new UsageError(
+      'A refund needs confirmation, and this run cannot ask (no terminal, CI, or --no-input): nothing was sent.',
+      {
+        hint: 'Pass --yes to refund without asking.',
+      },
+    );
   }
   const { invoiceNumber, body, environment, production } = refund;
   terminal.info(

@@ -21,7 +21,8 @@ export type TemplateKind = InvoiceKind | 'refunds';
 
 /** One example of each kind, valid as it stands; relative dates keep an invoice valid whenever it is used. */
 const examples: Record<TemplateKind, Record<string, unknown>> = {
-  refunds: { invoiceNumber: '1000007', amount: 150.5, reason: 'Damaged item', orderReferenceNumber: '3712345' },
+  // The built-in sandbox's paid demo invoice, refunded whole: the example runs as printed.
+  refunds: { invoiceNumber: '1000007', amount: 150, reason: 'Damaged item', orderReferenceNumber: '3712345' },
   single: {
     customer,
     ...shared,
