@@ -212,7 +212,10 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     countInFile(body);
     if (previouslySent && !kind.resendable(body) && !options.resendUncertain) {
       result.status = 'uncertain';
-      result.error = `sent by an earlier run, outcome unknown${earlier?.error ? ` (${earlier.error})` : ''}`;
+      // A `sent` entry with no outcome after it: that run ended (killed, or the machine stopped) while it was out.
+      result.error = earlier?.error
+        ? `sent by an earlier run, outcome unknown (${earlier.error})`
+        : 'sent by an earlier run that ended before its answer came: outcome unknown';
       resume.heldUncertain += 1;
       return;
     }
@@ -246,7 +249,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   }
 
   if (journal) {
-    const held = holdChanged(results, unmatched, journal, resume);
+    const held = holdChanged(results, unmatched, journal, resume, kind.name);
     toSend -= held.count;
     totalMinor -= held.amountMinor;
   }
@@ -307,6 +310,7 @@ function holdChanged(
   unmatched: Unmatched[],
   journal: JournalState,
   resume: ResumeCounts,
+  kindName: string,
 ): { count: number; amountMinor: bigint } {
   const byReference = new Map<string, JournaledRecord>();
   const byPosition = new Map<number, JournaledRecord>();
@@ -332,9 +336,11 @@ function holdChanged(
         status: 'changed',
         invoiceNumber: before.invoiceNumber,
         error:
-          before.state === 'created'
-            ? `edited after an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`
-            : 'edited after an earlier run sent it (outcome unknown); not sent again',
+          before.state !== 'created'
+            ? 'edited after an earlier run sent it (outcome unknown); not sent again'
+            : kindName === 'refund'
+              ? 'edited after an earlier run made it; not sent again'
+              : `edited after an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`,
       });
     }
   }

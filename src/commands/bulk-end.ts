@@ -195,12 +195,15 @@ export function counted(count: number, one: string, many: string): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
-/** "1 of 3 records is invalid", "2 of 3 records are invalid", "1 record is invalid" (of 1): the verb agrees. */
-export function ofRecords(count: number, total: number, one: string, many: string): string {
+/**
+ * "1 of 3 records is invalid", "2 of 3 records are invalid", "1 record is invalid" (of 1): the verb agrees; a run of
+ * refunds says "refunds".
+ */
+export function ofRecords(count: number, total: number, one: string, many: string, noun = 'record'): string {
   const verb = count === 1 ? one : many;
   return total === 1
-    ? `${formatCount(count)} record ${verb}`
-    : `${formatCount(count)} of ${formatCount(total)} records ${verb}`;
+    ? `${formatCount(count)} ${noun} ${verb}`
+    : `${formatCount(count)} of ${formatCount(total)} ${noun}s ${verb}`;
 }
 
 /** Writes `text` to the process's stdout before returning, waiting out a pipe that is full for a moment. */
@@ -243,20 +246,17 @@ function skippedLine(unfinished: RecordResult[], total: number): string {
  */
 function notCreatedLine(unfinished: RecordResult[], total: number, kind: RecordKindName): string {
   const made = kind === 'refund' ? 'made' : 'created';
+  const of = (count: number, one: string, many: string) =>
+    ofRecords(count, total, one, many, kind === 'refund' ? 'refund' : 'record');
   const uncertain = unfinished.filter((result) => result.status === 'uncertain').length;
   const changed = unfinished.filter((result) => result.status === 'changed').length;
   // An edited record whose earlier version was sent is not "not created": that version may exist, or does.
   if (changed === unfinished.length) {
-    return ofRecords(
-      changed,
-      total,
-      'was edited after an earlier run sent it',
-      'were edited after an earlier run sent them',
-    );
+    return of(changed, 'was edited after an earlier run sent it', 'were edited after an earlier run sent them');
   }
   const notCreated = unfinished.length - uncertain;
   const unknown = (count: number) => `may have been ${made}: ${count === 1 ? 'its' : 'their'} outcome is unknown`;
-  if (uncertain === 0) return ofRecords(notCreated, total, `was not ${made}`, `were not ${made}`);
-  if (notCreated === 0) return ofRecords(uncertain, total, unknown(uncertain), unknown(uncertain));
-  return `${ofRecords(notCreated, total, `was not ${made}`, `were not ${made}`)}, and ${formatCount(uncertain)} ${unknown(uncertain)}`;
+  if (uncertain === 0) return of(notCreated, `was not ${made}`, `were not ${made}`);
+  if (notCreated === 0) return of(uncertain, unknown(uncertain), unknown(uncertain));
+  return `${of(notCreated, `was not ${made}`, `were not ${made}`)}, and ${formatCount(uncertain)} ${unknown(uncertain)}`;
 }

@@ -20,7 +20,10 @@ export const bulkFlag = {
   rate: (group: string) =>
     new Option('--rate <n>', 'at most n requests per second').argParser(parseRate).helpGroup(group),
   retries: (group: string) =>
-    new Option('--retries <n>', `automatic retries of a create, when safe (default ${bulkDefaults.retries})`)
+    new Option(
+      '--retries <n>',
+      `automatic retries when safe: a create's when it cannot make a second invoice, a refund's after a 429 alone (default ${bulkDefaults.retries})`,
+    )
       .argParser(wholeNumberFlag(0, 20))
       .helpGroup(group),
   stopAfterFailures: (group: string) =>

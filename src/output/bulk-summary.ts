@@ -86,8 +86,22 @@ function alreadyExistedNote(summary: BatchSummary): string | undefined {
 }
 
 function describe(result: RecordResult, numbered: 'line' | 'row'): string {
-  const reference = result.businessReference ? ` (${result.businessReference})` : '';
-  // A spreadsheet's record is found by its row; the error may be the service's own words.
+  // The error may be the service's own words.
+  return terminalSafe(`${recordName(result, numbered)}: ${result.status}: ${result.error ?? ''}`);
+}
+
+/**
+ * What a record is called where the merchant acts on it: a spreadsheet's by its row, any other by its place in the
+ * file, with what finds it in the service (its businessReference, or the invoice a refund is of).
+ */
+export function recordName(result: RecordResult, numbered: 'line' | 'row'): string {
   const where = numbered === 'row' && result.line !== undefined ? `row ${result.line}` : `record ${result.record}`;
-  return terminalSafe(`${where}${reference}: ${result.status}: ${result.error ?? ''}`);
+  const tag = recordTag(result);
+  return tag === undefined ? where : `${where} (${tag})`;
+}
+
+/** A record's businessReference, or the invoice it refunds (or was created as); undefined for neither. */
+export function recordTag(result: RecordResult): string | undefined {
+  if (result.businessReference !== undefined) return result.businessReference;
+  return result.invoiceNumber === undefined ? undefined : `invoice ${result.invoiceNumber}`;
 }

@@ -2,7 +2,7 @@ import type { BatchSummary, RecordResult, RecordResults, RecordStatus } from '..
 import { EinvoiceError } from '../errors.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
-import { recordNoun } from './bulk-summary.js';
+import { recordName, recordNoun, recordTag } from './bulk-summary.js';
 
 // A bulk run as GitHub Actions shows it: an annotation on the input's line for each record to act on, long lists
 // folded in groups, and the summary as Markdown on the run's page. Workflow commands go to stderr, which the runner
@@ -49,12 +49,6 @@ export interface AnnotatedInput {
   /** Absent for stdin: the annotations then name no file. */
   file?: string;
   numbered: 'line' | 'row';
-}
-
-/** What a record is called in the log and on the run's page. */
-function recordName(result: RecordResult, numbered: 'line' | 'row'): string {
-  const where = numbered === 'row' && result.line !== undefined ? `row ${result.line}` : `record ${result.record}`;
-  return result.businessReference === undefined ? where : `${where} (${result.businessReference})`;
 }
 
 /** What happened to a record, with each of an invalid record's problems on a line of its own. */
@@ -139,7 +133,8 @@ function recordTable(
   const lines = [`| ${numbered === 'row' ? 'Row' : 'Record'} | Status | ${heading} |`, '| ---: | --- | --- |'];
   for (const result of records.slice(0, listedOnPage)) {
     const where = numbered === 'row' ? result.line : result.record;
-    const reference = result.businessReference === undefined ? '' : ` (${cell(result.businessReference)})`;
+    const tag = recordTag(result);
+    const reference = tag === undefined ? '' : ` (${cell(tag)})`;
     lines.push(`| ${where ?? result.record}${reference} | ${result.status} | ${cell(textOf(result, '; '))} |`);
   }
   if (records.length > listedOnPage) {

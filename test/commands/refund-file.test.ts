@@ -134,6 +134,25 @@ describe('refunds from a file', () => {
     for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
   });
 
+  it('lists a refund an earlier run sent and never heard back about by its invoice, as a killed run leaves it', async () => {
+    const home = homeFor(sandbox);
+    const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 1);
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    const first = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--journal', 'refunds.journal.ndjson']);
+    expect(first.code, first.stderr).toBe(0);
+    // What a kill -9 between the request and its answer leaves: the `sent` entry, and no outcome after it.
+    const journal = join(home, 'refunds.journal.ndjson');
+    const kept = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('{"type":"created"'));
+    writeFileSync(journal, kept.join('\n'));
+    const rerun = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--journal', 'refunds.journal.ndjson']);
+    expect(rerun.code).toBe(6);
+    expect(rerun.stderr).toContain(
+      `row 2 (invoice ${numbers[0]}): uncertain: sent by an earlier run that ended before its answer came`,
+    );
+  });
+
   it('refuses a sheet said to be in another encoding than its own, telling no count or total first', async () => {
     const home = homeFor(sandbox);
     const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 100 });
@@ -393,7 +412,9 @@ describe('refunds from a file against a failing service', () => {
     await setFaults({ 'drop-after-commit': 1 });
     const first = await runRefund(home, ['--file', 'refunds.csv', '--yes']);
     expect(first.code).toBe(6);
-    expect(first.stderr).toContain('2 records may have been made: their outcome is unknown');
+    expect(first.stderr).toContain('2 refunds may have been made: their outcome is unknown');
+    // Listed with the invoice each refunds, which --mark-refunded and --mark-not-refunded take.
+    expect(first.stderr).toContain(`(invoice ${numbers[0]}): uncertain:`);
     expect(first.stderr).toContain('--mark-refunded INVOICE');
     await setFaults({});
     const [done, notDone] = numbers as [string, string];

@@ -4,7 +4,7 @@ import { encodingNames } from '../../input/text-encoding.js';
 import { bulkFlag, sheetFlag } from '../bulk-flags.js';
 import type { OptionsOf, Root } from '../root.js';
 
-const bulkGroup = 'Many refunds (--file holding CSV, NDJSON or a JSON array, without <invoiceNumber>):';
+const bulkGroup = 'Many refunds (--file holding CSV, a workbook, NDJSON or a JSON array, without <invoiceNumber>):';
 
 /** `einvoice refund [invoiceNumber]`: its argument, flags and help. */
 export function declareRefund(root: Root) {
@@ -18,7 +18,7 @@ export function declareRefund(root: Root) {
       .option('--order-ref <reference>', 'order reference number of the payment (orderReferenceNumber)')
       .option(
         '-f, --file <file>',
-        'read the refund as JSON from a file, or - for stdin (flags win over it); CSV, NDJSON or a JSON array refunds many',
+        'read the refund as JSON from a file, or - for stdin (flags win over it); CSV, .xlsx, NDJSON or a JSON array refunds many',
       )
       .addOption(
         new Option('--encoding <name>', 'the encoding --file was saved in (default: UTF-8)').choices(encodingNames),
