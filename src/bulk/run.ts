@@ -67,8 +67,9 @@ export interface PlannedRun {
   readonly plan: Plan;
   /** Lines of the journal of earlier runs that could not be read, and were ignored. */
   readonly damagedLines: number;
-  /** Invoice numbers the merchant settled that the journal holds no uncertain record of: nothing was changed. */
-  readonly unsettled: readonly string[];
+  /** The merchant's word on uncertain records: those it settled as done and as not done, and the invoice numbers the
+   * journal holds no uncertain record of (nothing was changed for them). */
+  readonly settled: Settled;
   /** The records whose request may be out, as sending goes on. */
   readonly sending: ReadonlySet<number>;
   /** The run leaves a journal to name (it sent, or one was there before). */
@@ -99,9 +100,9 @@ export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
     const now = earlier?.resolveDatesAt ?? request.now;
     const checking = request.kind.checking({ now, datesAt: request.now });
     // The merchant's word is journaled at once, kept whether or not this run sends (a dry run only shows it).
-    const unsettled = request.settle
+    const settled = request.settle
       ? await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal)
-      : [];
+      : { done: 0, notDone: 0, unknown: [] };
     if (!dryRun && journal) {
       writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
@@ -129,7 +130,7 @@ export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
     })
       .catch(readInTheWrongEncoding(input))
       .catch(unwritable(`${journal?.shown}`));
-    return new Planned(request, plan, { writer, journal, earlier, release }, unsettled);
+    return new Planned(request, plan, { writer, journal, earlier, release }, settled);
   } catch (error) {
     await writer?.discard();
     await release?.();
@@ -154,7 +155,7 @@ class Planned implements PlannedRun {
       earlier: JournalState | undefined;
       release: (() => Promise<void>) | undefined;
     },
-    readonly unsettled: readonly string[],
+    readonly settled: Settled,
   ) {
     this.damagedLines = held.earlier?.damagedLines ?? 0;
   }
@@ -192,6 +193,13 @@ class Planned implements PlannedRun {
   }
 }
 
+/** What the merchant's word settled: how many records as done, how many as not done, and the numbers it did not. */
+export interface Settled {
+  done: number;
+  notDone: number;
+  unknown: readonly string[];
+}
+
 /**
  * Settles records whose outcome an earlier run never learned, as the merchant says: each named invoice must be one
  * of them, or nothing is written and the run stops.
@@ -201,7 +209,7 @@ async function settle(
   word: NonNullable<BulkRequest['settle']>,
   kind: CheckingKind,
   journal: JournalPlace | undefined,
-): Promise<string[]> {
+): Promise<Settled> {
   const said = new Map<string, 'done' | 'not-done'>([
     ...word.done.map((number) => [number, 'done'] as const),
     ...word.notDone.map((number) => [number, 'not-done'] as const),
@@ -240,7 +248,8 @@ async function settle(
     );
   }
   await writer?.close().catch(unwritable(journal?.shown ?? ''));
-  return unknown;
+  const done = settled.filter((found) => found.done).length;
+  return { done, notDone: settled.length - done, unknown };
 }
 
 /** Error codes of a disk that cannot take more: full, or over the user's quota. */

@@ -120,11 +120,13 @@ export async function runBulkCommand(
         run.damagedLines > 0
           ? `${counted(run.damagedLines, 'damaged line', 'damaged lines')} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`
           : undefined,
-        run.unsettled.length > 0
-          ? `${run.unsettled.join(', ')}: no record of the journal is uncertain for ${run.unsettled.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`
+        run.settled.unknown.length > 0
+          ? `${run.settled.unknown.join(', ')}: no record of the journal is uncertain for ${run.settled.unknown.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`
           : undefined,
       ].filter((warning) => warning !== undefined);
       for (const warning of journalWarnings) terminal.warn(warning);
+      const { done, notDone } = run.settled;
+      if (done + notDone > 0) terminal.info(settledLine(done, notDone, dryRun));
       end = new RunEnd(
         {
           plan,
@@ -193,6 +195,17 @@ async function writableReport(
     throw new UsageError(`Cannot write --report ${given}: ${writeProblem(error)}; nothing was sent.`);
   });
   return { path, given };
+}
+
+/** The merchant's word on uncertain refunds, as the run took it: "... as you said: 1 refunded, 2 not refunded (sent again)." */
+function settledLine(done: number, notDone: number, dryRun: boolean): string {
+  const parts = [
+    done > 0 ? `${formatCount(done)} refunded` : undefined,
+    notDone > 0
+      ? `${formatCount(notDone)} not refunded (${dryRun ? `and send ${notDone === 1 ? 'it' : 'them'} again` : 'sent again'})`
+      : undefined,
+  ].filter((part) => part !== undefined);
+  return `${dryRun ? 'A real run would mark, as you said' : 'Marked in the journal, as you said'}: ${parts.join(', ')}.`;
 }
 
 /** Asks the merchant with the interrupt told that nothing is in flight: a Ctrl-C ends the question. */

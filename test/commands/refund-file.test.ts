@@ -434,6 +434,7 @@ describe('refunds from a file against a failing service', () => {
       ...['--file', 'refunds.csv', '--yes', '--json'],
       ...['--mark-refunded', done, '--mark-not-refunded', notDone],
     ]);
+    expect(settled.stderr).toContain('Marked in the journal, as you said: 1 refunded, 1 not refunded (sent again).');
     // The sandbox did refund both (the answers were dropped after commit): the one said not made is refused now.
     const report = JSON.parse(settled.stdout) as JsonReport;
     const status = (number: string) => report.records.find((record) => record.invoiceNumber === number)?.status;
