@@ -152,7 +152,7 @@ export async function runBulkCommand(
       ledger?.planned(plan);
       if (await decide(plan, command, { settings, session, input, context, end, journal: journal?.shown })) {
         const asked = Date.now();
-        await asking(context, () => command.confirm(plan));
+        await asking(context, () => command.confirm(plan)).catch(tellingRefusal(plan, end, dryRun));
         answeringMs = Date.now() - asked;
         outcome = await run.send({
           connect: async () => {
@@ -208,6 +208,20 @@ function settledLine(done: number, notDone: number, dryRun: boolean): string {
   return `${dryRun ? 'A real run would mark, as you said' : 'Marked in the journal, as you said'}: ${parts.join(', ')}.`;
 }
 
+/**
+ * A command's refusal after the plan (a pinned count that differs, no way to ask): the end is told as for invalid
+ * records, every record accounted for (--json, --report, GitHub's output), then the refusal is thrown on.
+ */
+function tellingRefusal(plan: Plan, end: RunEnd, dryRun: boolean): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (error instanceof UsageError) {
+      plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
+      await end.refused(error.hint ?? '');
+    }
+    throw error;
+  };
+}
+
 /** Asks the merchant with the interrupt told that nothing is in flight: a Ctrl-C ends the question. */
 async function asking(context: CommandContext, ask: () => Promise<void>): Promise<void> {
   if (context.interrupt) context.interrupt.asking = true;
@@ -239,7 +253,11 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   const { dryRun } = settings;
   const kind = command.kind.sending.name;
   const reference = command.kind.referenceField;
-  command.afterPlan?.(plan);
+  try {
+    command.afterPlan?.(plan);
+  } catch (error) {
+    return tellingRefusal(plan, end, dryRun)(error);
+  }
   if (plan.results.length === 0) {
     terminal.warn(
       `--file ${input.name} holds no ${kind === 'refund' ? 'refunds' : 'invoice records'}: nothing to send.`,

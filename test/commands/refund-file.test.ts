@@ -187,6 +187,16 @@ describe('refunds from a file', () => {
     const grouped = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--expect-total', '1,021.00']);
     expect(grouped.code).toBe(2);
     expect(grouped.stderr).toContain("--expect-total: is 1,021.00, the file's refunds add up to 21.00");
+    // Refused after the plan, --json still accounts for every refund, as for invalid records.
+    for (const refused of [
+      ['--file', 'refunds.csv', '--yes', '--json', '--expect-count', '3'],
+      ['--file', 'refunds.csv', '--json'],
+    ]) {
+      const result = await runRefund(home, refused);
+      expect(result.code, refused.join(' ')).toBe(2);
+      const report = JSON.parse(result.stdout) as JsonReport;
+      expect(report.records.map((record) => record.status)).toEqual(['not-sent', 'not-sent']);
+    }
     const unasked = await runRefund(home, ['--file', 'refunds.csv']);
     expect(unasked.code).toBe(2);
     expect(unasked.stderr).toContain(
