@@ -27,7 +27,11 @@ export function renderSummary(
         refunds
           ? ['refunded by an earlier run', summary.createdEarlier]
           : ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)],
-        ['failed', summary.failed, summary.failed > 0 ? 'run the same command again to retry them' : undefined],
+        [
+          'failed',
+          summary.failed,
+          summary.failed > 0 ? 'a rerun sends them again, once what the service refused is fixed' : undefined,
+        ],
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
   if (summary.dryRun && summary.createdEarlier > 0) {

@@ -86,6 +86,8 @@ describe('refunds from a file', () => {
     expect(run.stderr).toMatch(
       /^::error file=refunds\.csv,line=3,title=einvoice%3A failed::row 3[^\n]*more than the amount/m,
     );
+    // The summary promises no retry of a refusal as it stands.
+    expect(run.stderr).toMatch(/ {2}failed +1 {2}\(a rerun sends them again, once what the service refused is fixed\)/);
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toContain('| refunded | 2 |');
     expect(summary).toContain('| failed | 1 |');
