@@ -25,7 +25,8 @@ export function reportEntry(result: RecordResult, numbered: Numbered = 'line', k
   return {
     record: result.record,
     ...(result.line !== undefined ? { [numbered]: result.line } : {}),
-    businessReference: result.businessReference ?? null,
+    // A refund has no businessReference: its invoiceNumber names it.
+    ...(kind === 'refund' ? {} : { businessReference: result.businessReference ?? null }),
     status: shownStatus(result.status, kind),
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
     ...(result.afterLostAnswer ? { afterLostAnswer: true } : {}),
@@ -46,6 +47,22 @@ function pathAndMessage({ path, message }: FieldIssue): FieldIssue {
 
 const csvColumns = ['record', 'line', 'businessReference', 'status', 'invoiceNumber', 'error', 'warnings'] as const;
 
+/** The report's columns for a kind: a refund has no businessReference. */
+function columnsOf(kind: string | undefined): ReadonlyArray<(typeof csvColumns)[number]> {
+  return kind === 'refund' ? csvColumns.filter((column) => column !== 'businessReference') : csvColumns;
+}
+
+/**
+ * The summary as --json gives it: a refund run counts `refunded` and `refundedEarlier`, and no invoices that already
+ * existed (a refund has no reference the service could know it by).
+ */
+function shownSummary(summary: BatchSummary): Record<string, unknown> {
+  if (summary.kind !== 'refund') return { ...summary };
+  const { kind, environment, dryRun, total, created, createdEarlier, ...rest } = summary;
+  const { alreadyExisted: _existed, alreadyExistedAfterLostAnswer: _afterLostAnswer, ...counts } = rest;
+  return { kind, environment, dryRun, total, refunded: created, refundedEarlier: createdEarlier, ...counts };
+}
+
 /** One CSV field, quoted when it holds a comma, a quote or a line break. */
 export function csvField(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -64,7 +81,9 @@ function reportCells(result: RecordResult, kind?: string): Record<string, unknow
 /** One CSV row of a record; an invalid record's error lists its issues (`line` is the row for a CSV input). */
 export function csvRow(result: RecordResult, kind?: string): string {
   const cells = reportCells(result, kind);
-  return csvColumns.map((column) => csvField(cells[column])).join(',');
+  return columnsOf(kind)
+    .map((column) => csvField(cells[column]))
+    .join(',');
 }
 
 /** The report's format by its extension: `.csv`, `.xlsx` (a workbook), `.xml` (JUnit), else NDJSON. */
@@ -109,7 +128,7 @@ async function writeWorkbookReport(
   const { WorkbookStream } = await import('../workbook-writer.js');
   const workbook = WorkbookStream.start(out, {
     name: 'Report',
-    columns: csvColumns.map((column) => ({
+    columns: columnsOf(kind).map((column) => ({
       header: column === 'line' ? numbered : column,
       type: column === 'record' || column === 'line' ? 'number' : 'text',
       width: column === 'error' || column === 'warnings' ? 60 : undefined,
@@ -117,7 +136,7 @@ async function writeWorkbookReport(
   });
   for (const result of results) {
     const cells = reportCells(result, kind);
-    workbook.addRow(csvColumns.map((column) => cells[column] as WorkbookValue));
+    workbook.addRow(columnsOf(kind).map((column) => cells[column] as WorkbookValue));
   }
   await workbook.end();
   await finished;
@@ -134,7 +153,11 @@ function* reportLines(
     yield* junitLines(results, suite, numbered);
     return;
   }
-  if (format === 'csv') yield csvColumns.map((column) => (column === 'line' ? numbered : column)).join(',');
+  if (format === 'csv') {
+    yield columnsOf(suite.kind)
+      .map((column) => (column === 'line' ? numbered : column))
+      .join(',');
+  }
   for (const result of results) {
     yield format === 'csv' ? csvRow(result, suite.kind) : JSON.stringify(reportEntry(result, numbered, suite.kind));
   }
@@ -164,7 +187,7 @@ export async function writeJsonReport(
   results: Iterable<RecordResult>,
   numbered: Numbered = 'line',
 ): Promise<void> {
-  let chunk = `{"summary":${JSON.stringify(summary)},\n"records":[`;
+  let chunk = `{"summary":${JSON.stringify(shownSummary(summary))},\n"records":[`;
   let first = true;
   for (const result of results) {
     chunk += `${first ? '\n' : ',\n'}${JSON.stringify(reportEntry(result, numbered, summary.kind))}`;

@@ -61,14 +61,14 @@ describe('refunds from a file', () => {
     const run = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as JsonReport;
-    expect(report.summary).toMatchObject({ kind: 'refund', total: 50, created: 50 });
+    expect(report.summary).toMatchObject({ kind: 'refund', total: 50, refunded: 50 });
     expect(new Set(report.records.map((record) => record.status))).toEqual(new Set(['refunded']));
     expect(report.records.map((record) => record.invoiceNumber)).toEqual(numbers);
     for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('REFUNDED');
 
     const rerun = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ created: 0, createdEarlier: 50 });
+    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ refunded: 0, refundedEarlier: 50 });
     expect(rerun.stderr).toContain('0 refunds to send');
   });
 
@@ -113,8 +113,13 @@ describe('refunds from a file', () => {
     expect(rerun.stderr).toMatch(/^ {2}refunded by an earlier run +2$/m);
     expect(rerun.stderr).not.toContain('created');
     const { summary } = JSON.parse(rerun.stdout) as JsonReport;
-    expect(summary).toMatchObject({ createdEarlier: 2 });
-    expect(summary).not.toHaveProperty('duplicatesInFile');
+    expect(summary).toMatchObject({ refundedEarlier: 2 });
+    // In a refund's words: no count of invoices, and no businessReference, which a refund has not.
+    for (const key of ['duplicatesInFile', 'created', 'createdEarlier', 'alreadyExisted']) {
+      expect(summary).not.toHaveProperty(key);
+    }
+    const { records } = JSON.parse(rerun.stdout) as JsonReport;
+    expect(records[0]).not.toHaveProperty('businessReference');
   });
 
   it('names a bad amount in row 3 and a repeated invoice in row 5 by row and column; nothing is sent', async () => {
@@ -248,7 +253,9 @@ describe('refunds from a file', () => {
     writeFileSync(join(home, 'refunds.ndjson'), `${JSON.stringify(line)}\n`);
     const result = await runRefund(home, ['--file', 'refunds.ndjson', '--yes', '--report', 'report.csv']);
     expect(result.code, result.stderr).toBe(0);
-    expect(readFileSync(join(home, 'report.csv'), 'utf8')).toContain(`,refunded,${invoiceNumber},`);
+    const [header, row] = readFileSync(join(home, 'report.csv'), 'utf8').split('\n');
+    expect(header).toBe('record,line,status,invoiceNumber,error,warnings');
+    expect(row).toBe(`1,1,refunded,${invoiceNumber},,`);
   });
 
   it('reads the worksheet --sheet names: an invoice number as a number or as text, an amount as a number, refunded exactly', async () => {
@@ -301,7 +308,7 @@ describe('refunds from a file', () => {
     // Journaled as a sheet's rows are: the same workbook again sends no refund a second time.
     const rerun = await runRefund(home, ['--file', 'refunds.xlsx', '--sheet', 'Refunds', '--yes', '--json']);
     expect(rerun.code, rerun.stderr).toBe(0);
-    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ created: 0, createdEarlier: 2 });
+    expect((JSON.parse(rerun.stdout) as JsonReport).summary).toMatchObject({ refunded: 0, refundedEarlier: 2 });
     expect((await sandbox.api.invoice(first.invoiceNumber))?.refunds).toHaveLength(1);
   });
 
