@@ -108,7 +108,7 @@ describe('refunds from a file when nothing answers at the address', () => {
     expect(first.code, first.stderr).toBe(5);
     const report = JSON.parse(first.stdout) as JsonReport;
     // A connection that never opened sent nothing: no refund is uncertain.
-    expect(report.summary).toMatchObject({ uncertain: 0, created: 0 });
+    expect(report.summary).toMatchObject({ uncertain: 0, refunded: 0 });
     expect(report.records.every((each) => each.status === 'failed' || each.status === 'not-sent')).toBe(true);
 
     // The service comes up at that address.
