@@ -211,27 +211,12 @@ describe('refunds from a file', () => {
     );
     for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('PAID');
 
-    const right = await runRefund(home, [
-      '--file',
-      'refunds.csv',
-      '--yes',
-      '--expect-count',
-      '2',
-      '--expect-total',
-      '21.00',
-    ]);
+    const pins = ['--file', 'refunds.csv', '--yes', '--expect-count', '2', '--expect-total', '21.00'];
+    const right = await runRefund(home, pins);
     expect(right.code, right.stderr).toBe(0);
     for (const number of numbers) expect((await sandbox.api.invoice(number))?.status).toBe('REFUNDED');
     // The pins hold the file, not what is left of it: the same command run again goes on, and sends nothing.
-    const again = await runRefund(home, [
-      '--file',
-      'refunds.csv',
-      '--yes',
-      '--expect-count',
-      '2',
-      '--expect-total',
-      '21.00',
-    ]);
+    const again = await runRefund(home, pins);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('0 refunds to send');
   });
