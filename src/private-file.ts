@@ -59,35 +59,25 @@ export async function checkWritable(path: string): Promise<void> {
  * exists and answers every attempt with ENOENT.
  */
 export async function makePrivateFolder(folder: string): Promise<void> {
-  const made = async () => {
-    try {
-      await mkdir(folder, { mode: 0o700 });
-      return true;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (
-        code === 'EEXIST' &&
-        (await stat(folder).then(
-          (info) => info.isDirectory(),
-          () => false,
-        ))
-      )
-        return true;
-      if (code === 'ENOENT' && dirname(folder) !== folder) return false;
+  const made = await mkdir(folder, { mode: 0o700 }).then(
+    () => true,
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST' && (await isFolder(folder))) return true;
+      if (error.code === 'ENOENT' && dirname(folder) !== folder) return false;
       throw error;
-    }
-  };
-  if (await made()) return;
+    },
+  );
+  if (made) return;
   await makePrivateFolder(dirname(folder));
   // The parent is there now: an ENOENT this time is the folder's own answer.
   await mkdir(folder, { mode: 0o700 }).catch(async (error: NodeJS.ErrnoException) => {
-    if (
-      error.code !== 'EEXIST' ||
-      !(await stat(folder).then(
-        (info) => info.isDirectory(),
-        () => false,
-      ))
-    )
-      throw error;
+    if (error.code !== 'EEXIST' || !(await isFolder(folder))) throw error;
   });
+}
+
+function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
