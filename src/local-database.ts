@@ -407,7 +407,7 @@ async function prepareFolder(file: string, exists: boolean, refuse: Refuse): Pro
       throw refuse('unreachable', 'cannot be made: a file stands where a folder would.', error);
     }
     if (code === 'ENOENT')
-      throw refuse('unreachable', `cannot be made: no folder can be made in ${dirname(folder)}.`, error);
+      throw refuse('unreachable', `cannot be made: its folder ${folder} cannot be made (ENOENT).`, error);
     throw error;
   }
   for (const [path, what] of [...(exists ? [[file, 'the file'] as const] : []), [folder, 'its folder'] as const]) {

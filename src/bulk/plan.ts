@@ -172,7 +172,8 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     const once = body && kind.sameAs(body);
 
     if (earlier?.state === 'created') {
-      countInFile(body);
+      // A record the file no longer holds as valid is not counted, as an invalid one is not.
+      if (body) countInFile(body);
       result.status = 'created-earlier';
       result.invoiceNumber = earlier.invoiceNumber;
       result.businessReference = stringOf(body?.businessReference) ?? earlier.businessReference;

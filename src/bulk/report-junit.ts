@@ -33,7 +33,7 @@ export function xmlText(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
-/** What a record is called in the report: `row 3 (INV-7)`, `record 2 (line 4)`. */
+/** What a record is called in the report: `row 3 (INV-7)`, `row 4 (invoice 1000031)` (a refund), `record 2 (line 4)`. */
 function caseName(result: RecordResult, numbered: Numbered): string {
   const where =
     result.line === undefined
@@ -41,7 +41,11 @@ function caseName(result: RecordResult, numbered: Numbered): string {
       : numbered === 'row'
         ? `row ${result.line}`
         : `record ${result.record} (line ${result.line})`;
-  return result.businessReference === undefined ? where : `${where} (${result.businessReference})`;
+  // As the summary names it (output's recordTag()): the invoice a refund is of, which --mark-refunded takes.
+  const tag =
+    result.businessReference ??
+    (result.invoiceNumber !== undefined && result.status !== 'changed' ? `invoice ${result.invoiceNumber}` : undefined);
+  return tag === undefined ? where : `${where} (${tag})`;
 }
 
 /** Why a record failed, in one line, and every issue on a line of its own for the failure's body (as XML). */

@@ -30,7 +30,12 @@ export function renderSummary(
         [
           'failed',
           summary.failed,
-          summary.failed > 0 ? 'a rerun sends them again, once what the service refused is fixed' : undefined,
+          summary.failed === 0
+            ? undefined
+            : // A refused refund is refused again as it stands; a create that failed is retried by a rerun.
+              refunds
+              ? 'a rerun sends them again; fix a refusal first'
+              : 'run the same command again to retry them',
         ],
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
@@ -104,8 +109,13 @@ export function recordName(result: RecordResult, numbered: 'line' | 'row'): stri
   return tag === undefined ? where : `${where} (${tag})`;
 }
 
-/** A record's businessReference, or the invoice it refunds (or was created as); undefined for neither. */
+/**
+ * A record's businessReference, or the invoice it refunds (or was created as); undefined for neither, and for an
+ * edited record, whose invoice is its earlier version's (its error names it).
+ */
 export function recordTag(result: RecordResult): string | undefined {
   if (result.businessReference !== undefined) return result.businessReference;
-  return result.invoiceNumber === undefined ? undefined : `invoice ${result.invoiceNumber}`;
+  return result.invoiceNumber === undefined || result.status === 'changed'
+    ? undefined
+    : `invoice ${result.invoiceNumber}`;
 }

@@ -87,13 +87,15 @@ describe('refunds from a file', () => {
       /^::error file=refunds\.csv,line=3,title=einvoice%3A failed::row 3[^\n]*more than the amount/m,
     );
     // The summary promises no retry of a refusal as it stands.
-    expect(run.stderr).toMatch(/ {2}failed +1 {2}\(a rerun sends them again, once what the service refused is fixed\)/);
+    expect(run.stderr).toMatch(/ {2}failed +1 {2}\(a rerun sends them again; fix a refusal first\)/);
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toContain('| refunded | 2 |');
     expect(summary).toContain('| failed | 1 |');
     const junit = readFileSync(join(home, 'refunds.xml'), 'utf8');
     expect(junit).toMatch(/<testsuite [^>]*tests="3"[^>]*failures="1"/);
     expect(junit).toContain('more than the amount');
+    // Named by the invoice it refunds, as --mark-refunded takes it.
+    expect(junit).toContain(`name="row 3 (invoice ${numbers[1]})"`);
     expect((await sandbox.api.invoice(numbers[0] as string))?.status).toBe('REFUNDED');
     expect((await sandbox.api.invoice(numbers[1] as string))?.status).toBe('PAID');
   });

@@ -132,7 +132,7 @@ describe('a built-in sandbox state file that cannot be used (exit 10, left as it
     const underProc = '/proc/einvoice-state/sandbox.sqlite';
     const unmakeable = await runInProcess(['stats'], { home, env: { EINVOICE_SANDBOX_STATE: underProc } });
     expect(unmakeable.code).toBe(10);
-    expect(unmakeable.stderr).toContain(underProc);
+    expect(unmakeable.stderr).toContain(`${underProc} cannot be made: its folder /proc/einvoice-state cannot be made`);
   });
 });
 
