@@ -2,6 +2,7 @@
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
 export { planBulk, type BulkRequest, type ManyInvoices, type PlannedRun, type SendHooks } from './run.js';
+export type { MerchantWord, RecordMark, Settled } from './merchant-word.js';
 export type { BulkKind, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';

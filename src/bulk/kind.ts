@@ -18,8 +18,11 @@ export type KindClient = Pick<ServiceClient, 'createInvoiceJson' | 'refundInvoic
 export interface SendingKind {
   /** The journal's name of the kind (`single`, `recurring`, `refund`): a journal serves one kind only. */
   readonly name: RecordKindName;
-  /** Sends one record's body, as journaled; resolves to the invoice number the record is known by. */
-  send(client: KindClient, bodyJson: string): Promise<string>;
+  /**
+   * Sends one record's body, as journaled; resolves to the invoice number the record is known by, and the sandbox's
+   * state when the answer names one.
+   */
+  send(client: KindClient, bodyJson: string): Promise<{ invoiceNumber: string; sandboxState?: string }>;
   /**
    * Whether a record with a businessReference may be sent again after a request the service may have taken (the
    * service refuses a second invoice with it, rule 2.3). A refund has no such key: it never is.
@@ -31,7 +34,7 @@ export interface SendingKind {
 export function invoiceSending(kind: InvoiceKind): SendingKind {
   return {
     name: kind,
-    send: async (client, bodyJson) => (await client.createInvoiceJson(kind, bodyJson)).invoiceNumber,
+    send: (client, bodyJson) => client.createInvoiceJson(kind, bodyJson),
     resendableByReference: true,
   };
 }
@@ -41,8 +44,7 @@ export const refundSending: SendingKind = {
   name: 'refund',
   send: async (client, bodyJson) => {
     const { invoiceNumber, ...refund } = JSON.parse(bodyJson) as RefundRecord;
-    await client.refundInvoice(invoiceNumber, refund);
-    return invoiceNumber;
+    return { invoiceNumber, ...(await client.refundInvoice(invoiceNumber, refund)) };
   },
   resendableByReference: false,
 };
@@ -89,6 +91,11 @@ export interface CheckingKind {
   sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string; field?: string } | undefined;
   /** The invoice number a record is about before it is sent (a refund's), for the report. */
   numberOf?(body: SentBody): string;
+  /**
+   * How the merchant's word names a record an earlier run sent (`--mark-refunded INVOICE`, `--mark-created ROW`):
+   * the invoice a refund is of, the row (or line) an invoice was read from.
+   */
+  markName(record: { body?: SentBody; record?: number; line?: number; invoiceNumber?: string }): string | undefined;
   /** The amount a record moves, for the run's total (a refund's). */
   amountOf?(body: SentBody): number;
   /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */

@@ -18,6 +18,8 @@ export const refundChecking: CheckingKind = {
     field: 'invoiceNumber',
   }),
   numberOf: (body) => String(body.invoiceNumber),
+  // A refund that was made is journaled with its invoice's number; the body is read for one that was not.
+  markName: ({ body, invoiceNumber }) => (body ? String(body.invoiceNumber) : invoiceNumber),
   amountOf: (body) => Number(body.amount),
   check(record) {
     const result = validate(refundRecordSchema, record);

@@ -3,8 +3,10 @@ import {
   contentHash,
   type BulkKind,
   type JournalPlace,
+  type MerchantWord,
   type Plan,
   type RecordKindName,
+  type RecordMark,
   type SendEntry,
   type SettledRecord,
 } from '../bulk/index.js';
@@ -27,6 +29,11 @@ export interface BulkLedger {
   withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind;
   /** The plan, whose records name their lines. */
   planned(plan: Plan): void;
+  /**
+   * The merchant's word as the run journaled it (`marks`), and, for a refund, the word on invoices the journal holds
+   * no sent record of (`unknown`): their refunds the ledger holds from elsewhere.
+   */
+  marked(marks: readonly RecordMark[], word: MerchantWord, unknown: readonly string[]): Promise<void>;
   /** Records a record's outcome. */
   settled(entry: SendEntry, outcome: SettledRecord): void;
   /** Writes what is left and closes the ledger. Once only. */
@@ -40,7 +47,6 @@ export async function openBulkLedger(
   context: CommandContext,
   kind: RecordKindName,
   journal: JournalPlace | undefined,
-  settle?: { done: readonly string[]; notDone: readonly string[] },
 ): Promise<BulkLedger | undefined> {
   const file = ledgerFileOf(session, options, context);
   if (!file) return undefined;
@@ -50,15 +56,6 @@ export async function openBulkLedger(
   const recorder = options.dryRun ? undefined : startRecording(session, options, context, repair);
   // A ledger that cannot be read checks nothing: the run goes on, and the recorder says why once.
   const ledger = recorder ? await recorder.ledger() : await Ledger.open(file, { create: false }).catch(() => undefined);
-  // The merchant's word on refunds an earlier run left uncertain, before this run sends any of them again.
-  if (settle) {
-    await recorder?.change((open) => {
-      for (const number of settle.done) open.settleRefunds(number, 'refunded', 'refunded, as the merchant said');
-      for (const number of settle.notDone) {
-        open.settleRefunds(number, 'not-refunded', 'not refunded, as the merchant said');
-      }
-    });
-  }
   const header = journal ? await journalHeader(journal.path).catch(() => undefined) : undefined;
   return new RunLedger({ session, context, kind, journal, recorder, ledger, header });
 }
@@ -85,7 +82,7 @@ class RunLedger implements BulkLedger {
   #plan: Plan | undefined;
   #batch: Batch | undefined;
   /** Outcomes heard before the journal's first line (written by this run) was read, and that reading. */
-  #waiting: Array<[SendEntry, SettledRecord, string]> = [];
+  #waiting: Array<[SendEntry, SettledRecord]> = [];
   #reading: Promise<void> | undefined;
   #finished = false;
 
@@ -128,11 +125,40 @@ class RunLedger implements BulkLedger {
     this.#plan = plan;
   }
 
+  async marked(marks: readonly RecordMark[], word: MerchantWord, unknown: readonly string[]): Promise<void> {
+    const { recorder, kind, session, context } = this.#parts;
+    const batch = this.#batch;
+    const type = kind === 'refund' ? 'refund' : 'invoice';
+    const words = merchantWords[type];
+    await recorder?.change((ledger) => {
+      // The journal held the records, so it has its first line: the batch the ledger keys them by.
+      if (batch) {
+        ledger.mark(
+          marks.map(({ key, done }) => ({
+            type,
+            key: journalRecordKey(batch.id, key),
+            status: done ? words.done : words.notDone,
+            decided: `${done ? words.doneText : words.notDoneText}, as the merchant said`,
+          })),
+          marks[0]?.at ?? new Date().toISOString(),
+        );
+      }
+      if (type !== 'refund' || unknown.length === 0) return;
+      // A refund of the invoice sent otherwise (another journal, one `einvoice refund`) is the one the word is of.
+      const scope = ledger.currentScope(serviceOf(session, context));
+      const at = new Date().toISOString();
+      for (const number of unknown) {
+        const done = word.done.includes(number);
+        const status = done ? 'refunded' : 'not-refunded';
+        ledger.markRefundsOf(scope, number, status, `${done ? 'refunded' : 'not refunded'}, as the merchant said`, at);
+      }
+    });
+  }
+
   settled(entry: SendEntry, outcome: SettledRecord): void {
     if (!this.#parts.recorder) return;
-    const sentAt = new Date().toISOString();
-    if (this.#batch) return this.#add(entry, outcome, sentAt, this.#batch);
-    this.#waiting.push([entry, outcome, sentAt]);
+    if (this.#batch) return this.#add(entry, outcome, this.#batch);
+    this.#waiting.push([entry, outcome]);
     // The journal's first line is on disk before the first request: it names the batch on every machine.
     const journal = this.#parts.journal;
     this.#reading ??= (journal ? journalHeader(journal.path) : Promise.resolve(undefined))
@@ -141,7 +167,7 @@ class RunLedger implements BulkLedger {
         // Without a journal to name the batch, its records are keyed by this run alone.
         const batch = header ? { id: header.id, input: header.run.input } : { id: `run-${randomUUID()}` };
         this.#batch = batch;
-        for (const [waiting, settled, at] of this.#waiting.splice(0)) this.#add(waiting, settled, at, batch);
+        for (const [waiting, settled] of this.#waiting.splice(0)) this.#add(waiting, settled, batch);
       });
   }
 
@@ -154,19 +180,20 @@ class RunLedger implements BulkLedger {
     await recorder.finish();
   }
 
-  #add(entry: SendEntry, outcome: SettledRecord, sentAt: string, batch: Batch): void {
-    const ledgerEntry = this.#entryOf(entry, outcome, sentAt, batch);
+  #add(entry: SendEntry, outcome: SettledRecord, batch: Batch): void {
+    const ledgerEntry = this.#entryOf(entry, outcome, batch);
     if (ledgerEntry) this.#parts.recorder?.add(ledgerEntry);
   }
 
-  #entryOf(entry: SendEntry, outcome: SettledRecord, sentAt: string, batch: Batch): LedgerEntry | undefined {
+  #entryOf(entry: SendEntry, outcome: SettledRecord, batch: Batch): LedgerEntry | undefined {
     const { session, kind, journal } = this.#parts;
     // A failure the service never answered left nothing there.
     if (outcome.status === 'failed' && outcome.httpStatus === undefined) return undefined;
     const result = this.#plan?.results.get(entry.index);
     const common = {
       key: journalRecordKey(batch.id, entry.key),
-      sentAt,
+      sentAt: outcome.sentAt,
+      ...(outcome.sandboxState !== undefined ? { sandboxState: outcome.sandboxState } : {}),
       ...(session.profile.currency ? { currency: session.profile.currency } : {}),
       source: {
         via: 'bulk' as const,
@@ -200,13 +227,17 @@ class RunLedger implements BulkLedger {
       ...(outcome.invoiceNumber !== undefined ? { invoiceNumber: outcome.invoiceNumber } : {}),
       bodyJson: entry.bodyJson,
       body,
-      ...(outcome.status === 'already-existed'
-        ? { decided: 'the service already held it when it was sent again' }
-        : {}),
+      ...(outcome.status === 'already-existed' ? { alreadyExisted: true } : {}),
       ...(body.businessReference === undefined ? { contentKey: journalContentKey(entry.key) } : {}),
     };
   }
 }
+
+/** The statuses the merchant's word gives, and how the ledger explains them. */
+const merchantWords = {
+  invoice: { done: 'created', notDone: 'not-created', doneText: 'created', notDoneText: 'not created' },
+  refund: { done: 'refunded', notDone: 'not-refunded', doneText: 'refunded', notDoneText: 'not refunded' },
+} as const;
 
 /** The warning of a record the ledger holds, field for field, from another batch. */
 function copyIssue(invoiceNumber: string | null, sentAt: string, journal: string | null): FieldIssue {

@@ -88,7 +88,7 @@ export async function runBulkCommand(
     dryRun,
     environment: target.environment,
   });
-  const ledger = await openBulkLedger(session, settings, context, kind, journal, command.settle);
+  const ledger = await openBulkLedger(session, settings, context, kind, journal);
   try {
     // The ledger's own checks join the kind's: a record sent before from another journal.
     const checked = ledger?.withLedgerChecks(command.kind, command.strict ?? profile.strict) ?? command.kind;
@@ -107,6 +107,8 @@ export async function runBulkCommand(
       now: await session.now(),
       signal: context.signal,
     });
+    // The merchant's word, journaled by the plan, is the ledger's too.
+    if (command.settle) await ledger?.marked(run.settled.marks, command.settle, run.settled.unknown);
     /** Time spent waiting for the merchant's answer to the question: not the run's. */
     let answeringMs = 0;
     let outcome: SendOutcome = { interrupted: false };
@@ -120,13 +122,11 @@ export async function runBulkCommand(
         run.damagedLines > 0
           ? `${counted(run.damagedLines, 'damaged line', 'damaged lines')} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`
           : undefined,
-        run.settled.unknown.length > 0
-          ? `${run.settled.unknown.join(', ')}: no record of the journal is uncertain for ${run.settled.unknown.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`
-          : undefined,
+        run.settled.unknown.length > 0 ? nothingToSettle(run.settled.unknown, kind, input) : undefined,
       ].filter((warning) => warning !== undefined);
       for (const warning of journalWarnings) terminal.warn(warning);
       const { done, notDone } = run.settled;
-      if (done + notDone > 0) terminal.info(settledLine(done, notDone, dryRun));
+      if (done + notDone > 0) terminal.info(settledLine(done, notDone, dryRun, kind));
       end = new RunEnd(
         {
           plan,
@@ -197,15 +197,26 @@ async function writableReport(
   return { path, given };
 }
 
-/** The merchant's word on uncertain refunds, as the run took it: "... as you said: 1 refunded, 2 not refunded (sent again)." */
-function settledLine(done: number, notDone: number, dryRun: boolean): string {
+/** The merchant's word on records sent before, as the run took it: "... as you said: 1 refunded, 2 not refunded (sent again)." */
+function settledLine(done: number, notDone: number, dryRun: boolean, kind: RecordKindName): string {
+  const made = kind === 'refund' ? 'refunded' : 'created';
   const parts = [
-    done > 0 ? `${formatCount(done)} refunded` : undefined,
+    done > 0 ? `${formatCount(done)} ${made}` : undefined,
     notDone > 0
-      ? `${formatCount(notDone)} not refunded (${dryRun ? `and send ${notDone === 1 ? 'it' : 'them'} again` : 'sent again'})`
+      ? `${formatCount(notDone)} not ${made} (${dryRun ? `and send ${notDone === 1 ? 'it' : 'them'} again` : 'sent again'})`
       : undefined,
   ].filter((part) => part !== undefined);
   return `${dryRun ? 'A real run would mark, as you said' : 'Marked in the journal, as you said'}: ${parts.join(', ')}.`;
+}
+
+/** The names the merchant's word gave that no record the journal holds as sent has: nothing was settled for them. */
+function nothingToSettle(unknown: readonly string[], kind: RecordKindName, input: ManyInvoices): string {
+  const one = unknown.length === 1;
+  if (kind === 'refund') {
+    return `${unknown.join(', ')}: the journal holds no refund of ${one ? 'that invoice' : 'those invoices'} that was sent; nothing to settle there.`;
+  }
+  const row = input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line';
+  return `${row} ${unknown.join(', ')}: the journal holds no record of ${one ? `that ${row}` : `those ${row}s`} that was sent; nothing to settle.`;
 }
 
 /**

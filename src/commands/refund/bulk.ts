@@ -8,7 +8,7 @@ import { formatAmount, ungrouped } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
-import { bulkRunOf } from '../bulk-flags.js';
+import { bulkRunOf, merchantWordOf } from '../bulk-flags.js';
 import { runBulkCommand, type BulkRunSettings } from '../bulk-run.js';
 import type { RefundOptions } from './flags.js';
 
@@ -41,10 +41,11 @@ export function bulkRefundOf(options: RefundOptions): BulkRefund {
   return {
     settings: bulkRunOf(options),
     pins: { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) },
-    settle:
-      options.markRefunded || options.markNotRefunded
-        ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
-        : undefined,
+    settle: merchantWordOf(options.markRefunded, options.markNotRefunded, {
+      done: '--mark-refunded',
+      notDone: '--mark-not-refunded',
+      what: 'Invoice',
+    }),
     yes: Boolean(options.yes),
   };
 }
