@@ -230,10 +230,13 @@ export async function openLocalDatabase(file: string | undefined, options: Local
   const refuse = refusals(file, options.description, busyTimeoutMs);
   const header = await readHeader(file, refuse);
   if (header) {
-    refuseHeader(header, refuse);
+    const logged = await hasLog(file);
+    // With a write-ahead log beside it, the file's newest pages may be there (a checkpoint a full disk cut short):
+    // SQLite's own read, below, says whether it is whole.
+    if (!logged) refuseHeader(header, refuse);
     let reader: LocalDatabase;
     try {
-      reader = new LocalDatabase(new DatabaseSync(await readOnlyLook(file), { readOnly: true }), refuse);
+      reader = new LocalDatabase(new DatabaseSync(readOnlyLook(file, logged), { readOnly: true }), refuse);
     } catch (error) {
       throw fileProblem(error, refuse) ?? error;
     }
@@ -277,14 +280,18 @@ export async function openLocalDatabase(file: string | undefined, options: Local
  * the file is opened for writing. Without a write-ahead log beside it, the file is all there is, and it is read as
  * immutable, which makes no -wal or -shm file; with one, the log's newer pages are read too.
  */
-async function readOnlyLook(file: string): Promise<URL> {
+function readOnlyLook(file: string, logged: boolean): URL {
   const address = pathToFileURL(file);
-  const logged = await stat(`${file}-wal`).then(
-    () => true,
-    () => false,
-  );
   if (!logged) address.searchParams.set('immutable', '1');
   return address;
+}
+
+/** Whether a write-ahead log with something in it is beside `file`. */
+async function hasLog(file: string): Promise<boolean> {
+  return stat(`${file}-wal`).then(
+    (info) => info.size > 0,
+    () => false,
+  );
 }
 
 /** Brings `database` from version `from` to the options' version, and marks it as einvoice's. */
