@@ -2,7 +2,7 @@ import { interruptedBy, type FieldIssue } from '../errors.js';
 import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
 import { parseRecord, wholeRecord } from './record-check.js';
-import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
+import { recordAndLine, type IssuePlace, type SourceRecord } from '../sheet/index.js';
 import { RecordResults, type RecordResult } from './results.js';
 import type { JournalWriter } from './journal.js';
 import type { CheckingKind } from './kind.js';

@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import { summarize, unfinishedStatuses, writeJsonReport, writeReport, type SendOutcome } from '../bulk/index.js';
-import type { BatchSummary, ManyInvoices, Numbered, Plan, RecordKindName, RecordResult } from '../bulk/index.js';
+import type { BatchSummary, Numbered, Plan, RecordKindName, RecordResult } from '../bulk/index.js';
+import type { ManyInvoices } from '../sheet/index.js';
 import type { CommandContext } from '../context.js';
 import { interruptedBy, PartialFailureError, ServiceUnavailableError } from '../errors.js';
 import { writeProblem } from '../input/json-file.js';

@@ -6,7 +6,6 @@ import {
   targetOf,
   type BulkKind,
   type BulkRequest,
-  type ManyInvoices,
   type Numbered,
   type Plan,
   type RecordKindName,
@@ -14,6 +13,7 @@ import {
   type SendOutcome,
   type Shard,
 } from '../bulk/index.js';
+import type { ManyInvoices } from '../sheet/index.js';
 import { openBulkLedger } from './bulk-ledger.js';
 import { counted, ofRecords, RunEnd, withoutReferenceWarning } from './bulk-end.js';
 import type { CommandContext } from '../context.js';

@@ -1,6 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { invoiceKind, type ManyInvoices, type Plan, type RecordResult } from '../../bulk/index.js';
+import { invoiceKind, type Plan, type RecordResult } from '../../bulk/index.js';
+import type { ManyInvoices } from '../../sheet/index.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import { countOf } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../input/input-format.js';
+import { readInvoiceFile } from '../../sheet/index.js';
 import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { openSession } from '../../session.js';

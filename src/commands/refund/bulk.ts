@@ -1,6 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { refundKind, type ManyInvoices, type Plan, type RecordResult } from '../../bulk/index.js';
+import { refundKind, type Plan, type RecordResult } from '../../bulk/index.js';
+import type { ManyInvoices } from '../../sheet/index.js';
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';

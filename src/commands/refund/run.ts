@@ -2,7 +2,7 @@ import { servicePaths } from '../../api/paths.js';
 import { whenAsked, type CommandContext } from '../../context.js';
 import type { RefundOptions } from './flags.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../input/input-format.js';
+import { readInvoiceFile } from '../../sheet/index.js';
 import { asObject, readJsonInput } from '../../input/json-file.js';
 import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../../input/prompts.js';
 import { formatAmount, toJson } from '../../output/format.js';

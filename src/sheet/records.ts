@@ -1,5 +1,5 @@
 import { UsageError, type FieldIssue } from '../errors.js';
-import type { RecordFormat } from '../input/input-format.js';
+import type { RecordFormat } from './input-format.js';
 
 // Streams the records of a file of many invoices, a chunk's worth at a time, so no file is ever held whole, however
 // long. Records come out as text with their position and line; parsing is left to the caller, which skips the
