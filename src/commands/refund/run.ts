@@ -13,8 +13,8 @@ import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
-import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
-import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
+import { bulkFlagsGiven, csvFlagsGiven } from '../shared/bulk-flags.js';
+import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../shared/ledger-recording.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };
