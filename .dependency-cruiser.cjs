@@ -44,8 +44,8 @@ module.exports = {
       comment:
         "input, api, output, config and ledger (the merchant's record of what was sent) each stand on the schemas " +
         'alone; a command composes them. A type may be shared (it names the data handed across; no code of the ' +
-        "other layer runs): the ledger reads the type of a journal's entries. Nor do they read a sheet: that is the " +
-        'layer above them (src/sheet), which reads with input.',
+        "other layer runs): the ledger reads the type of a journal's entries, output that of a record's findings. Nor " +
+        'do they read a sheet: that is the layer above them (src/sheet), which reads with input.',
       from: { path: '^src/(input|api|output|config|ledger)/' },
       to: { path: `${peers}|^src/(bulk|sheet)/`, pathNot: `^src/$1/|${base}`, dependencyTypesNot: ['type-only'] },
     },
@@ -57,6 +57,15 @@ module.exports = {
         'the profile and the ledger to the command (it hears each outcome through a hook); types may be shared.',
       from: { path: '^src/bulk/' },
       to: { path: '^src/(api|output|config|ledger)/', pathNot: base, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'bulk-names-no-type-of-output-or-ledger',
+      severity: 'error',
+      comment:
+        "Output and the ledger name the types of what a run hands them (its summary, its results, a journal's " +
+        'entries); a type named back would make the two layers a circle, an import that runs back up.',
+      from: { path: '^src/bulk/' },
+      to: { path: '^src/(output|ledger)/' },
     },
     {
       name: 'sheet-uses-input-and-schemas',

@@ -19,6 +19,12 @@ export interface SourceRecord {
   issues?: FieldIssue[];
 }
 
+/** A problem or warning of one record: `where` names the record (`row 3`), `field` the field it is about. */
+export interface RecordFinding extends FieldIssue {
+  where: string;
+  field?: string;
+}
+
 /** How an issue names where it is: the record alone (no path), or one of its fields. */
 export type IssuePlace = (source: Pick<SourceRecord, 'position' | 'line'>, path?: string) => string;
 

@@ -48,6 +48,11 @@ const wrongImports = [
     content: "import { LedgerRecorder } from '../ledger/recorder.js';\nexport const wrong = LedgerRecorder;\n",
   },
   {
+    rule: 'bulk-names-no-type-of-output-or-ledger',
+    path: 'src/bulk/wrong-type.ts',
+    content: "import type { LedgerEntry } from '../ledger/entries.js';\nexport type Wrong = LedgerEntry;\n",
+  },
+  {
     rule: 'peers-stay-apart',
     path: 'src/ledger/wrong.ts',
     content: "import { toJson } from '../output/format.js';\nexport const wrong = toJson;\n",
