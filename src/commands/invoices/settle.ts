@@ -5,7 +5,7 @@ import { invoiceNumberSchema } from '../../schemas/invoice-number.js';
 import { validate } from '../../schemas/validate.js';
 import { visible } from '../../schemas/visible-text.js';
 import { openSession, type Session } from '../../session.js';
-import { serviceOf } from '../ledger-recording.js';
+import { serviceOf } from '../shared/ledger-recording.js';
 import type { SettleOptions } from './flags.js';
 import { emptyLedgerNote, readLedger } from './ledger-of.js';
 
