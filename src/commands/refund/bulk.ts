@@ -20,6 +20,8 @@ export interface BulkRefund {
   pins: { count?: number; totalMinor?: bigint };
   /** `--mark-refunded` and `--mark-not-refunded`: the merchant's word on uncertain refunds of the journal. */
   settle?: { done: readonly string[]; notDone: readonly string[] };
+  /** `--strict` or `--no-strict`: hold back the refunds the ledger warns of (else the profile's `strict`). */
+  strict?: boolean;
   /** `--yes`: no question before sending. */
   yes: boolean;
 }
@@ -47,6 +49,7 @@ export function bulkRefundOf(options: RefundOptions): BulkRefund {
       notDone: '--mark-not-refunded',
       what: 'Invoice',
     }),
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
     yes: Boolean(options.yes),
   };
 }
@@ -77,6 +80,7 @@ export async function refundFromFile(
       },
       confirm: (plan) => confirm(plan, run, session, context),
       whatNext,
+      strict: run.strict,
     },
     run.settings,
     session,

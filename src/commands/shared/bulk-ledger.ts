@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  contentHash,
   type BulkKind,
   type JournalPlace,
   type MerchantWord,
@@ -11,22 +10,27 @@ import {
   type SettledRecord,
 } from '../../bulk/index.js';
 import type { CommandContext } from '../../context.js';
-import type { FieldIssue } from '../../errors.js';
 import type { LedgerEntry } from '../../ledger/entries.js';
 import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../../ledger/journal-import.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { LedgerRecorder } from '../../ledger/recorder.js';
 import type { Session } from '../../session.js';
+import { notSentFromHere, withLedgerChecks } from './ledger-checks.js';
 import { ledgerFileOf, serviceOf, startRecording } from './ledger-recording.js';
 
 // A bulk run and the merchant's ledger: each record's outcome recorded as the run learns it (keyed as an import of
-// its journal would key it, so importing the journal later changes nothing), the merchant's word on uncertain
-// refunds, and a warning for a record without a businessReference that the ledger holds from another journal.
+// its journal would key it, so importing the journal later changes nothing), the merchant's word on records sent
+// before, and the ledger's checks of the records (ledger-checks.ts).
 
 /** What a bulk run needs of the ledger. */
 export interface BulkLedger {
-  /** The kind, its checks extended with the ledger's (a copy of an invoice sent from another journal). */
+  /**
+   * The kind, its checks extended with the ledger's (a copy of an invoice sent from another journal, a refund of more
+   * than its invoice holds or of an invoice refunded), held back under `strict`.
+   */
   withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind;
+  /** What the plan holds that the ledger does not know of, in words (refunds of invoices sent elsewhere). */
+  planNote(plan: Plan, kind: BulkKind): string | undefined;
   /** The plan, whose records name their lines. */
   planned(plan: Plan): void;
   /**
@@ -92,33 +96,15 @@ class RunLedger implements BulkLedger {
   }
 
   withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind {
-    const { ledger } = this.#parts;
-    if (!ledger || this.#parts.kind === 'refund' || !ledger.holdsContentKeys()) return kind;
-    const run = this.#batch?.id;
-    const name = this.#parts.kind;
-    return {
-      ...kind,
-      checking: (clock) => {
-        const checks = kind.checking(clock);
-        return {
-          ...checks,
-          check: (record, recordNumber, content, sentBefore) => {
-            const result = checks.check(record, recordNumber, content, sentBefore);
-            const { body } = result;
-            if (!body || body.businessReference !== undefined) return result;
-            // The record as the file gives it, as its journal knows it: a rerun elsewhere resolves its dates anew.
-            const same = ledger.sameContent(contentHash(name, content()), run);
-            if (!same) return result;
-            const issue = copyIssue(same.invoiceNumber, same.sentAt, same.journal);
-            if (result.held) {
-              return { ...result, held: { ...result.held, issues: [...result.held.issues, strictly(issue)] } };
-            }
-            if (strict) return { ...result, held: { reason: 'warnings', issues: [strictly(issue)] } };
-            return { ...result, warnings: [...result.warnings, issue] };
-          },
-        };
-      },
-    };
+    const { ledger, session, context } = this.#parts;
+    if (!ledger) return kind;
+    const scope = ledger.currentScope(serviceOf(session, context));
+    return withLedgerChecks(kind, { ledger, run: this.#batch?.id, scope, timeZone: session.profile.timeZone, strict });
+  }
+
+  planNote(plan: Plan, kind: BulkKind): string | undefined {
+    const { ledger, session, context } = this.#parts;
+    return ledger && notSentFromHere(plan, ledger, ledger.currentScope(serviceOf(session, context)), kind);
   }
 
   planned(plan: Plan): void {
@@ -238,23 +224,3 @@ const merchantWords = {
   invoice: { done: 'created', notDone: 'not-created', doneText: 'created', notDoneText: 'not created' },
   refund: { done: 'refunded', notDone: 'not-refunded', doneText: 'refunded', notDoneText: 'not refunded' },
 } as const;
-
-/** The warning of a record the ledger holds, field for field, from another batch. */
-function copyIssue(invoiceNumber: string | null, sentAt: string, journal: string | null): FieldIssue {
-  const what = invoiceNumber ? `invoice ${invoiceNumber}` : 'an invoice';
-  const from = journal ? `from the journal ${journal}` : 'from this machine';
-  return {
-    path: 'businessReference',
-    message: `is missing, and the ledger holds ${what} with the same fields, sent ${sentAt.slice(0, 10)} ${from}: this may create it again`,
-    cause:
-      'is missing, and the ledger holds an invoice with the same fields from another run: this may create it again',
-  };
-}
-
-function strictly(issue: FieldIssue): FieldIssue {
-  return {
-    ...issue,
-    message: `${issue.message} (--strict)`,
-    ...(issue.cause ? { cause: `${issue.cause} (--strict)` } : {}),
-  };
-}

@@ -150,7 +150,10 @@ export async function runBulkCommand(
         context,
       );
       ledger?.planned(plan);
-      if (await decide(plan, command, { settings, session, input, context, end, journal: journal?.shown })) {
+      const ledgerNote = ledger?.planNote(plan, checked);
+      if (
+        await decide(plan, command, { settings, session, input, context, end, journal: journal?.shown, ledgerNote })
+      ) {
         const asked = Date.now();
         await asking(context, () => command.confirm(plan)).catch(tellingRefusal(plan, end, dryRun));
         answeringMs = Date.now() - asked;
@@ -252,6 +255,8 @@ interface Deciding {
   end: RunEnd;
   /** The journal as messages name it. */
   journal: string | undefined;
+  /** What the ledger says of the plan (refunds of invoices sent elsewhere). */
+  ledgerNote: string | undefined;
 }
 
 /**
@@ -269,6 +274,7 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   } catch (error) {
     return tellingRefusal(plan, end, dryRun)(error);
   }
+  if (deciding.ledgerNote && (plan.issues.length === 0 || settings.skipInvalid)) terminal.info(deciding.ledgerNote);
   if (plan.results.length === 0) {
     terminal.warn(
       `--file ${input.name} holds no ${kind === 'refund' ? 'refunds' : 'invoice records'}: nothing to send.`,
