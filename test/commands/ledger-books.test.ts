@@ -92,6 +92,49 @@ describe('one entry per invoice', () => {
   });
 });
 
+describe('lists an accountant reads', () => {
+  it("--since -7d reads days back as --expiry-date +30d reads them ahead, in the merchant's time zone", async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'two.ndjson', records(2));
+    const run = await runInProcess(['create', 'single', '--file', 'two.ndjson', '--yes', '--journal', 'j.ndjson'], {
+      home,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    // The same run as another machine journaled it ten days ago.
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const journal = readFileSync(join(home, 'j.ndjson'), 'utf8')
+      .replaceAll(/"at":"[^"]+"/g, `"at":"${tenDaysAgo}"`)
+      .replace(/"resolveDatesAt":"[^"]+"/, `"resolveDatesAt":"${tenDaysAgo}"`);
+    const elsewhere = homeFor(sandbox);
+    writeFileSync(join(elsewhere, 'old.ndjson'), journal);
+    expect((await runInProcess(['invoices', 'import', 'old.ndjson'], { home: elsewhere })).code).toBe(0);
+    writeNdjson(
+      elsewhere,
+      'new.ndjson',
+      records(1).map((one) => ({ ...one, businessReference: 'NEW' })),
+    );
+    expect((await runInProcess(['create', 'single', '--file', 'new.ndjson', '--yes'], { home: elsewhere })).code).toBe(
+      0,
+    );
+    const env = { TZ: 'Africa/Cairo' };
+    const since = async (day: string) => {
+      const result = await runInProcess(['invoices', 'list', '--json', '--since', day], { home: elsewhere, env });
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as Listed[]).map((invoice) => invoice.businessReference);
+    };
+    expect(await since('-7d')).toEqual(['NEW']);
+    expect(await since('-2w')).toHaveLength(3);
+    const until = await runInProcess(['invoices', 'list', '--json', '--until', '-1w'], { home: elsewhere, env });
+    expect((JSON.parse(until.stdout) as Listed[]).map((invoice) => invoice.businessReference).sort()).toEqual([
+      'REF-1',
+      'REF-2',
+    ]);
+    const wrong = await runInProcess(['invoices', 'list', '--since', '7d'], { home: elsewhere, env });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('-7d (seven days ago');
+  });
+});
+
 describe('an uncertain invoice without a reference', () => {
   it('is shown by its id with the safe next step; --mark-created ROW and the rerun exit 0', async () => {
     const home = homeFor(sandbox);

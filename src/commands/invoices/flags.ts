@@ -14,8 +14,8 @@ const whatItIs =
 /** The flags that choose which invoices of the ledger a command works on. */
 function withFilters<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
-    .option('--since <date>', 'sent on or after this day (YYYY-MM-DD in your time zone, or an ISO instant)')
-    .option('--until <date>', 'sent on or before this day (YYYY-MM-DD in your time zone, or an ISO instant)')
+    .option('--since <date>', 'sent on or after this day (YYYY-MM-DD or -7d in your time zone, or an ISO instant)')
+    .option('--until <date>', 'sent on or before this day (YYYY-MM-DD or -1d in your time zone, or an ISO instant)')
     .option('--ref <businessReference>', 'with this businessReference')
     .option('--customer <text>', "whose customer's name contains this text, or whose mobile does")
     .addOption(new Option('--status <status>', 'in this state').choices(statuses))
@@ -40,7 +40,7 @@ export function declareInvoices(root: Root) {
     .option('--ndjson', 'one JSON object per line on stdout')
     .addHelpText(
       'after',
-      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices list\n  $ einvoice invoices list --ref ORDER-1043\n  $ einvoice invoices list --status uncertain --json\n  $ einvoice invoices list --customer "Amr" --since 2026-11-01 --until 2026-11-30 --all`,
+      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices list\n  $ einvoice invoices list --since -7d\n  $ einvoice invoices list --ref ORDER-1043\n  $ einvoice invoices list --status uncertain --json\n  $ einvoice invoices list --customer "Amr" --since 2026-11-01 --until 2026-11-30 --all`,
     );
   const show = invoices
     .command('show')
@@ -86,7 +86,7 @@ export function declareInvoices(root: Root) {
   const forget = invoices
     .command('forget')
     .description("remove from the ledger what was sent before a day (customers' data is not kept for ever)")
-    .requiredOption('--before <date>', 'remove what was sent before this day (YYYY-MM-DD in your time zone)')
+    .requiredOption('--before <date>', 'remove what was sent before this day (YYYY-MM-DD or -1m in your time zone)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ einvoice invoices forget --before 2025-01-01\n  $ einvoice invoices forget --before 2026-01-01 --env production',
