@@ -12,6 +12,6 @@ export type { SendEntry, SendOutcome, SettledRecord } from './send.js';
 export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
-export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { writeJsonReport, writeReport, type Numbered } from './report.js';
 export { contentHash } from './content-key.js';
 export type { JournalEntry } from './journal.js';

@@ -6,6 +6,7 @@ import type { FieldIssue } from '../errors.js';
 import type { BatchSummary } from './summary.js';
 import { junitLines, type JunitSuite } from './report-junit.js';
 import { openPrivate } from '../private-file.js';
+import { csvCell } from '../csv-writer.js';
 import type { WorkbookValue } from '../workbook-writer.js';
 
 // The per-record report: `--report FILE` as CSV, a workbook, JUnit XML or NDJSON (by the file's extension), and the
@@ -63,13 +64,6 @@ function shownSummary(summary: BatchSummary): Record<string, unknown> {
   return { kind, environment, dryRun, total, refunded: created, refundedEarlier: createdEarlier, ...counts };
 }
 
-/** One CSV field, quoted when it holds a comma, a quote or a line break. */
-export function csvField(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** The cells of a record's row of a report; an invalid record's error lists its issues. */
 function reportCells(result: RecordResult, kind?: string): Record<string, unknown> {
   const error =
@@ -82,7 +76,7 @@ function reportCells(result: RecordResult, kind?: string): Record<string, unknow
 export function csvRow(result: RecordResult, kind?: string): string {
   const cells = reportCells(result, kind);
   return columnsOf(kind)
-    .map((column) => csvField(cells[column]))
+    .map((column) => csvCell(cells[column] as string | number | undefined))
     .join(',');
 }
 

