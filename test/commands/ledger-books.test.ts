@@ -240,6 +240,16 @@ describe('an uncertain invoice without a reference', () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     expect((await sandbox.api.invoices()).length).toBe(before);
     expect(await listed(home)).toMatchObject([{ id: uncertain?.id, status: 'created' }]);
+    // A later word replaces it: not created after all, so this run sends it.
+    const corrected = await runInProcess([...run, '--mark-not-created', '2'], { home });
+    expect(corrected.code, corrected.stderr).toBe(0);
+    expect(corrected.stderr).toContain('Marked in the journal, as you said: 1 not created (sent again).');
+    expect((await sandbox.api.invoices()).length).toBe(before + 1);
+    expect((await listed(home)).map((invoice) => invoice.status)).toEqual(['created']);
+    // The service created it this time: a word that it was not is refused, naming its row.
+    const contradicting = await runInProcess([...run, '--mark-not-created', '2'], { home });
+    expect(contradicting.code).toBe(2);
+    expect(contradicting.stderr).toContain('2: the service answered that it was done');
   });
 
   it('refuses a row marked both created and not created, naming it (exit 2), before anything is sent', async () => {

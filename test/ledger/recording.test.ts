@@ -163,3 +163,27 @@ describe('sandboxes that number their invoices anew', () => {
     expect(books.currentScope(service)).toBe(service);
   });
 });
+
+describe('what a reconciliation reads', () => {
+  it('streams one row per invoice with its reference, amount, status, refunded amount and sending date', async () => {
+    const books = await ledger();
+    books.record([invoiceStep('journal:A:1', 'REF-1', { invoiceNumber: '1000001', sentAt: minute(1) })]);
+    books.record([
+      invoiceStep('journal:B:1', 'REF-1', { invoiceNumber: '1000001', alreadyExisted: true, sentAt: minute(2) }),
+    ]);
+    books.record([invoiceStep('journal:A:2', 'REF-2', { invoiceNumber: '1000002', sentAt: minute(3) })]);
+    books.record([refundStep('one:r', '1000001', { sentAt: minute(4) })]);
+    books.record([refundStep('one:s', '1000002', { sentAt: minute(5), status: 'refused', error: 'not PAID' })]);
+    const rows = books.invoicesToReconcile(books.currentScope(service));
+    expect(rows.next().value).toMatchObject({
+      invoiceNumber: '1000001',
+      businessReference: 'REF-1',
+      amountMinor: 9950,
+      status: 'refunded',
+      refundedMinor: 9950,
+      sendingDate: '2026-11-01',
+    });
+    expect([...rows]).toMatchObject([{ invoiceNumber: '1000002', status: 'created', refundedMinor: 0 }]);
+    expect([...books.invoicesToReconcile('another service')]).toEqual([]);
+  });
+});
