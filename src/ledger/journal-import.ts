@@ -213,7 +213,7 @@ export async function importJournal(
   options: ImportOptions,
 ): Promise<number> {
   db.exec('CREATE INDEX IF NOT EXISTS temp.fates_by_line ON fates (journal, planned_line)');
-  const batchSize = options.batchSize ?? 2000;
+  const batchSize = options.batchSize ?? 1000;
   const page = (after: number) =>
     db.all(
       `SELECT * FROM fates WHERE journal = ? AND planned_line > ? AND sent_at IS NOT NULL
@@ -239,8 +239,7 @@ export async function importJournal(
     const fate = fates[next];
     if (fate === undefined) break;
     if (line !== fate.planned_line) continue;
-    const planned = JSON.parse(text) as Extract<JournalEntry, { type: 'planned' }>;
-    batch.push(entryOf(fate, planned, options));
+    batch.push(entryOf(fate, plannedOf(text), options));
     next += 1;
     if (next === fates.length) {
       flush();
@@ -253,7 +252,34 @@ export async function importJournal(
   return recorded;
 }
 
-function entryOf(fate: Fate, planned: Extract<JournalEntry, { type: 'planned' }>, options: ImportOptions): LedgerEntry {
+/** A `planned` line checked before: its fields, and its body as the text the run sent (the entry's last field). */
+interface Planned {
+  record: number;
+  line?: number;
+  body: Record<string, unknown>;
+  bodyJson: string;
+}
+
+function plannedOf(text: string): Planned {
+  // A run writes the body last (JournalWriter.appendPlanned): its text is taken as it is, parsed once.
+  const bodyAt = text.indexOf(',"body":');
+  try {
+    const fields = JSON.parse(`${text.slice(0, bodyAt)}}`) as { record: number; line?: number };
+    const bodyJson = text.slice(bodyAt + ',"body":'.length, -1);
+    return {
+      record: fields.record,
+      line: fields.line,
+      body: JSON.parse(bodyJson) as Record<string, unknown>,
+      bodyJson,
+    };
+  } catch {
+    // A line written otherwise (its fields in another order): parsed whole.
+    const planned = JSON.parse(text) as Omit<Planned, 'bodyJson'>;
+    return { ...planned, bodyJson: JSON.stringify(planned.body) };
+  }
+}
+
+function entryOf(fate: Fate, planned: Planned, options: ImportOptions): LedgerEntry {
   const { header } = options;
   const source: LedgerSource = {
     via: options.via,
@@ -262,7 +288,7 @@ function entryOf(fate: Fate, planned: Extract<JournalEntry, { type: 'planned' }>
     journal: options.journal,
     run: header.id,
   };
-  const body = planned.body as Record<string, unknown>;
+  const { body } = planned;
   const uncertain = fate.state === 'sent' || fate.state === 'uncertain';
   const error = fate.state === 'sent' ? 'sent; the run ended before its answer' : (fate.error ?? undefined);
   const marked = fate.marked === 1;
@@ -300,7 +326,7 @@ function entryOf(fate: Fate, planned: Extract<JournalEntry, { type: 'planned' }>
     status: fate.state === 'created' ? 'created' : uncertain ? 'uncertain' : marked ? 'not-created' : 'refused',
     ...(fate.invoice_number !== null ? { invoiceNumber: fate.invoice_number } : {}),
     ...(fate.already_existed === 1 ? { alreadyExisted: true } : {}),
-    bodyJson: JSON.stringify(body),
+    bodyJson: planned.bodyJson,
     body,
     ...(marked
       ? { decided: fate.state === 'created' ? 'created, as the merchant said' : 'not created, as the merchant said' }

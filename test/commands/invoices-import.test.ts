@@ -94,4 +94,17 @@ describe('invoices import: a journal checked as input from outside', () => {
     expect(imported.stderr).toContain('3 invoices sent to local');
     expect(await listedIn(home)).toHaveLength(3);
   });
+
+  it('reads a journal another program wrote its fields in another order (the body first)', async () => {
+    const home = homeFor(sandbox);
+    const reordered = lines.map((line) => {
+      const { body, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      return JSON.stringify(body === undefined ? rest : { body, ...rest });
+    });
+    writeFileSync(join(home, 'reordered.ndjson'), `${reordered.join('\n')}\n`);
+    const imported = await runInProcess(['invoices', 'import', 'reordered.ndjson'], { home });
+    expect(imported.code, imported.stderr).toBe(0);
+    const shown = await runInProcess(['invoices', 'show', 'REF-2', '--json'], { home });
+    expect(JSON.parse(shown.stdout)).toMatchObject([{ body: { note: 'Order 2', businessReference: 'REF-2' } }]);
+  });
 });
