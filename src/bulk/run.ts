@@ -20,7 +20,8 @@ import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type 
 // plan back when nothing is sent (`close()`). This module reads no flag of the command line.
 
 /** How a sheet is read: a CSV file's options, and a workbook's worksheet and the zone its date-times are in. */
-export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> & Pick<XlsxReadOptions, 'sheet' | 'timeZone'>;
+export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> &
+  Pick<XlsxReadOptions, 'sheet' | 'timeZone' | 'dayRead'>;
 
 /** A file of many invoices, as `--file` reads it. */
 export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
