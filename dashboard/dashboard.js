@@ -34,9 +34,24 @@ let viewQuery;
 let shown = pageSize;
 const cards = new Map();
 
-/** "2026-11-24T21:30:05.000Z" -> "2026-11-24 21:30 UTC". */
+/** The clocks of the zones the page has shown times in: the merchant's, as the view names it. */
+const clocks = new Map();
+
+/**
+ * An instant on the merchant's clock, the zone the view names (the profile's, as the workbook download shows it):
+ * "2026-11-24T21:30:05.000Z" -> "2026-11-24 23:30 Africa/Cairo".
+ */
 function formatTime(iso) {
-  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '';
+  if (!iso) return '';
+  const zone = view?.timeZone ?? 'UTC';
+  let clock = clocks.get(zone);
+  if (!clock) {
+    const fields = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' };
+    clock = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', ...fields });
+    clocks.set(zone, clock);
+  }
+  const part = Object.fromEntries(clock.formatToParts(new Date(iso)).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${zone}`;
 }
 
 /** Says what happened, in the live region that screen readers announce. */

@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSpawned, type SpawnedRun } from '../helpers/spawned.js';
 import { tempHome } from '../helpers/home.js';
+import { writeProfile } from '../helpers/profile.js';
 
 // The dashboard as a merchant's developer sees it: `einvoice sandbox ui` in one terminal, Debian's Chromium on its
 // page, and `einvoice create` in another terminal. Every wait is on something the page or the sandbox does.
@@ -28,6 +29,8 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   home = tempHome();
+  // The merchant's zone: the page and its download show times on its clock, and the CLI reads days in it.
+  writeProfile(home, { timeZone: 'Africa/Cairo' });
   // Its output is the token it made.
   sandboxUi = runSpawned(['sandbox', 'ui', '--port', '0', '--json'], { home, printsToken: true });
   await sandboxUi.waitFor('stdout', '\n');
@@ -203,6 +206,26 @@ describe('the dashboard in a browser', () => {
     expect(await mail.textContent()).toContain('• كرسي مكتب × 2 بسعر 250.00');
     // The page itself stays English, left to right.
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('ltr');
+  });
+
+  it("shows times on the merchant's clock, naming its zone, as its workbook download does", async () => {
+    const number = await createWithCli([
+      ...['--customer-name', 'Nour Samir', '--amount', '40', '--note', 'Later', '--business-reference', 'TZ-1'],
+      // Days of Cairo, where the profile says the merchant is (UTC+3 in summer): not UTC's.
+      ...['--sending-date', '2030-05-12', '--release-date', '2030-05-12', '--expiry-date', '2030-06-11'],
+    ]);
+    const page = await openDashboard();
+    const card = page.locator(`li[data-invoice="${number}"]`);
+    expect(await card.locator('[data-field="releaseDate"]').textContent()).toBe('2030-05-12 00:00 Africa/Cairo');
+    expect(await card.locator('[data-field="expiryDate"]').textContent()).toBe('2030-06-11 23:59 Africa/Cairo');
+    expect(await page.locator('#now').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} Africa\/Cairo$/);
+
+    await page.getByLabel('Find').fill('TZ-1');
+    await page.waitForSelector('#download[href="/__sandbox/ui/invoices.xlsx?search=TZ-1"]');
+    const [header = [], row = []] = (await download(page)).rows;
+    // A date-time cell holds the wall clock the page shows.
+    expect(row[header.indexOf('releaseDate')]).toEqual(new Date('2030-05-12T00:00:00.000Z'));
+    expect(row[header.indexOf('expiryDate')]).toEqual(new Date('2030-06-11T23:59:59.999Z'));
   });
 
   it("shows the merchant's expiry e-mail, expires an invoice, moves the clock, and filters by state", async () => {
