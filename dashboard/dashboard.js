@@ -363,6 +363,8 @@ function messageView(message) {
     subject: message.subject,
     text: message.text,
   });
+  showRuns($('[data-field="text"]', element), message.textRuns);
+  if (message.subjectRuns) showRuns($('[data-field="subject"]', element), message.subjectRuns);
   if (message.lang === 'ar-eg') {
     const parts = sms ? [$('.phone', element)] : [$('.subject', element), $('.mail-body', element)];
     for (const part of parts) {
@@ -371,6 +373,22 @@ function messageView(message) {
     }
   }
   return element;
+}
+
+/**
+ * Sets `element`'s text from its runs: each that reads left to right inside right-to-left text (a date, an amount, a
+ * number) isolated in a <bdi dir="ltr">, so it reads as one piece whatever surrounds it.
+ */
+function showRuns(element, runs) {
+  element.replaceChildren(
+    ...runs.map((run) => {
+      if (!run.ltr) return document.createTextNode(run.text);
+      const isolated = document.createElement('bdi');
+      isolated.dir = 'ltr';
+      isolated.textContent = run.text;
+      return isolated;
+    }),
+  );
 }
 
 /** Follows the sandbox's changes; after a lost connection, reads the whole view again. */

@@ -228,6 +228,51 @@ describe('the dashboard in a browser', () => {
     expect(row[header.indexOf('expiryDate')]).toEqual(new Date('2030-06-11T23:59:59.999Z'));
   });
 
+  it('keeps a date of an Arabic message whole, its year first, as it keeps the amount', async () => {
+    const number = await createWithCli([
+      ...['--customer-name', 'Omar Khaled', '--customer-email', 'omar@example.com', '--lang', 'ar-eg'],
+      ...['--method', 'BOTH', '--amount', '1250.50', '--note', 'Rent'],
+      ...['--sending-date', '2030-05-12', '--release-date', '2030-05-12', '--expiry-date', '2030-06-11'],
+    ]);
+    const page = await openDashboard();
+    const card = page.locator(`li[data-invoice="${number}"]`);
+    await card.getByText('Notifications (2)').click();
+    for (const text of [card.locator('.sms .bubble'), card.locator('.email .mail-body')]) {
+      await text.waitFor({ state: 'visible' });
+      // Where each piece of the date and the amount is drawn: the year left of the day, on one line.
+      const drawn = await text.evaluate((element) => {
+        const leftOf = (piece: string, part: string) => {
+          const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = (node.textContent ?? '').indexOf(piece);
+            if (at < 0) continue;
+            const range = document.createRange();
+            const start = at + piece.indexOf(part);
+            range.setStart(node, start);
+            range.setEnd(node, start + part.length);
+            const box = range.getBoundingClientRect();
+            return { left: box.left, top: box.top };
+          }
+          return undefined;
+        };
+        return {
+          year: leftOf('2030-06-11', '2030'),
+          day: leftOf('2030-06-11', '-11'),
+          thousands: leftOf('1,250.50', '1,'),
+          cents: leftOf('1,250.50', '.50'),
+        };
+      });
+      expect(drawn.year?.top).toBe(drawn.day?.top);
+      expect(drawn.year?.left).toBeLessThan(drawn.day?.left ?? 0);
+      expect(drawn.thousands?.left).toBeLessThan(drawn.cents?.left ?? 0);
+    }
+    // Each is its own left-to-right piece, and the words around them stay right to left.
+    expect(await card.locator('.sms .bubble bdi[dir="ltr"]').allTextContents()).toEqual(
+      expect.arrayContaining([number, '1,250.50', '2030-06-11']),
+    );
+    expect(await card.locator('.sms .phone').evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+  });
+
   it("shows the merchant's expiry e-mail, expires an invoice, moves the clock, and filters by state", async () => {
     const result = await runSpawned(
       [

@@ -185,7 +185,25 @@ describe('the dashboard', () => {
     ]);
     expect(messages[1]).toMatchObject({ lang: 'ar-eg', text: expect.stringContaining('كرسي مكتب × 2') });
     const outbox = (await call(sandbox, 'GET', '/__sandbox/outbox')).body.messages;
-    expect(messages.slice(0, 2)).toEqual(outbox.map((message: object) => ({ ...message, sent: true })));
+    const asSent = (message: Record<string, unknown>) => {
+      const { textRuns: _text, subjectRuns: _subject, ...sent } = message;
+      return sent;
+    };
+    expect(messages.slice(0, 2).map(asSent)).toEqual(outbox.map((message: object) => ({ ...message, sent: true })));
+    // Beside each text, its runs: in Arabic, the amount and the price each one left-to-right piece, as the page
+    // shows them; the runs put together are the text.
+    for (const message of messages) {
+      expect(message.textRuns.map((run: { text: string }) => run.text).join('')).toBe(message.text);
+    }
+    expect(messages[1].textRuns).toEqual(
+      expect.arrayContaining([
+        { text: '1,250.00', ltr: true },
+        { text: '625.00', ltr: true },
+      ]),
+    );
+    expect(messages[1].subjectRuns).toEqual(expect.arrayContaining([{ text: number, ltr: true }]));
+    // An English message is one run.
+    expect(messages[2].textRuns).toEqual([{ text: messages[2].text, ltr: false }]);
     // A demo invoice was seeded without messages: the page previews what the same templates write.
     const demoArabic = body.invoices.find((invoice: { businessReference?: string }) => {
       return invoice.businessReference === 'DEMO-0008';
