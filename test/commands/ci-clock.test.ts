@@ -24,6 +24,8 @@ const machineZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const warning =
   `Dates without a time zone were read in ${machineZone}, this machine's zone: set timeZone in the profile or TZ ` +
   "(the service's merchants usually mean Africa/Cairo; see einvoice help dates).";
+/** The warning in a step summary's Markdown, its markup characters escaped (`America/Los\_Angeles`). */
+const warningInMarkdown = warning.replace(/[\\`*_[\]|#~]/g, (character) => `\\${character}`);
 /** No zone configured: no TZ (the runners give UTC otherwise), and no timeZone in the profile. */
 const noZone = { TZ: undefined };
 
@@ -78,7 +80,9 @@ describe('in CI with no zone configured', () => {
     expect(result.code, result.stderr).toBe(0);
     const annotations = result.stderr.split('\n').filter((line) => line.startsWith('::warning '));
     expect(annotations).toEqual([`::warning title=einvoice::${warning}`]);
-    expect(readFileSync(summaryFile, 'utf8')).toBe(`# Earlier step\n### einvoice: warnings\n\n- ${warning}\n\n`);
+    expect(readFileSync(summaryFile, 'utf8')).toBe(
+      `# Earlier step\n### einvoice: warnings\n\n- ${warningInMarkdown}\n\n`,
+    );
   });
 
   it('a file of many: warns once for every record, in --json, the JUnit report, annotations and step summary', async () => {
@@ -94,7 +98,7 @@ describe('in CI with no zone configured', () => {
     expect(result.stderr).toContain(`::warning file=sheet.csv,title=einvoice::${warning}\n`);
     const { summary } = JSON.parse(result.stdout) as { summary: { created: number; warnings?: string[] } };
     expect(summary).toMatchObject({ created: 2, warnings: [warning] });
-    expect(readFileSync(summaryFile, 'utf8')).toContain(`#### Warnings\n\n- ${warning}\n`);
+    expect(readFileSync(summaryFile, 'utf8')).toContain(`#### Warnings\n\n- ${warningInMarkdown}\n`);
     const xml = readFileSync(join(home, 'report.xml'), 'utf8');
     // The suite's own output, after its cases.
     expect(xml).toContain(`    <system-out>warning: ${warning}</system-out>\n  </testsuite>`);
