@@ -2,7 +2,7 @@
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
 export { planBulk, type BulkRequest, type PlannedRun, type SendHooks } from './run.js';
-export type { BulkKind, RecordKindName } from './kind.js';
+export type { BulkKind, KindWords, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';
 export { journalFor, targetOf, type JournalPlace } from './journal-target.js';

@@ -18,7 +18,7 @@ import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
-import { invoiceSending, type BulkKind, type CheckingKind, type RecordCheck } from './kind.js';
+import { invoiceSending, type BulkKind, type CheckingKind, type KindWords, type RecordCheck } from './kind.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -138,11 +138,26 @@ const noReferenceUnderStrict: FieldIssue = {
     'is required under --strict: without one, a run of another journal would create the invoice again (--reference-prefix gives each record one)',
 };
 
+/** How invoices of `kind` speak of themselves. */
+export function invoiceWords(kind: InvoiceKind): KindWords {
+  return {
+    reference: 'businessReference',
+    record: `${kind} invoice record`,
+    records: 'invoice records',
+    ofFile: 'record',
+    done: 'created',
+    made: 'created',
+    retry: 'run the same command again to retry them',
+    command: `einvoice create ${kind}`,
+  };
+}
+
 /** Invoices to create, as the plan of a run checks them. */
 export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
   const datesAt = checks.datesAt.toISOString();
   return {
     name: checks.kind,
+    words: invoiceWords(checks.kind),
     ownReference: (record) => stringField(record.businessReference ?? checks.flags.businessReference),
     resendable: (body) => body.businessReference !== undefined,
     // Rule 2.3.2: the same businessReference, amount and sendingDate are the same invoice; only the first is sent.
@@ -202,7 +217,7 @@ export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>): Bul
   return {
     sending: invoiceSending(checks.kind),
     checking: (clock) => invoiceChecking({ ...checks, ...clock }),
-    referenceField: 'businessReference',
+    words: invoiceWords(checks.kind),
   };
 }
 

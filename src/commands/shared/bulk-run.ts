@@ -6,9 +6,9 @@ import {
   targetOf,
   type BulkKind,
   type BulkRequest,
+  type KindWords,
   type Numbered,
   type Plan,
-  type RecordKindName,
   type RecordResult,
   type SendOutcome,
   type Shard,
@@ -131,6 +131,7 @@ export async function runBulkCommand(
         {
           plan,
           kind,
+          words: command.kind.words,
           input,
           // A spreadsheet's records are named by its row numbers.
           numbered: input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line',
@@ -142,7 +143,6 @@ export async function runBulkCommand(
           shard: settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined,
           report,
           whatNext: command.whatNext,
-          duplicates: command.kind.referenceField !== undefined,
           sending: run.sending,
           warnings: journalWarnings,
         },
@@ -251,17 +251,15 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   const { settings, session, input, context, end } = deciding;
   const { terminal } = session;
   const { dryRun } = settings;
-  const kind = command.kind.sending.name;
-  const reference = command.kind.referenceField;
+  const { words } = command.kind;
+  const { reference } = words;
   try {
     command.afterPlan?.(plan);
   } catch (error) {
     return tellingRefusal(plan, end, dryRun)(error);
   }
   if (plan.results.length === 0) {
-    terminal.warn(
-      `--file ${input.name} holds no ${kind === 'refund' ? 'refunds' : 'invoice records'}: nothing to send.`,
-    );
+    terminal.warn(`--file ${input.name} holds no ${words.records}: nothing to send.`);
   }
   // Every warning of every record is told first, whether or not the run goes on: a dry run shows them all at once.
   tellWarnings(plan, terminal);
@@ -305,7 +303,7 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
       hint,
     });
   }
-  announce(plan, settings, session, deciding.journal, end.numbered, kind);
+  announce(plan, settings, session, deciding.journal, end.numbered, words);
   if (dryRun) {
     plan.results.replaceStatus('pending', 'valid');
     return false;
@@ -320,7 +318,7 @@ function announce(
   session: Session,
   journal: string | undefined,
   numbered: Numbered,
-  kind: RecordKindName,
+  words: KindWords,
 ): void {
   const { terminal } = session;
   const { resume } = plan;
@@ -328,7 +326,7 @@ function announce(
     // A dry run sends nothing and resumes nothing: it tells what the real run would do with the journal.
     terminal.info(
       `${settings.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${formatCount(resume.done)} ` +
-        `already ${kind === 'refund' ? 'refunded' : 'created'}, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
+        `already ${words.done}, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
         `uncertain (not sent again), ${formatCount(resume.new)} new, ${formatCount(resume.changed)} changed.`,
     );
   }
