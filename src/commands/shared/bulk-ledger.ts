@@ -11,7 +11,8 @@ import {
 import type { CommandContext } from '../../context.js';
 import type { FieldIssue } from '../../errors.js';
 import type { LedgerEntry } from '../../ledger/entries.js';
-import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../../ledger/journal-import.js';
+import { journalHeader, type JournalHeader } from '../../ledger/journal-import.js';
+import { journalRecordKey, ledgerEntryOf } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { LedgerRecorder } from '../../ledger/recorder.js';
 import type { Session } from '../../session.js';
@@ -164,47 +165,29 @@ class RunLedger implements BulkLedger {
     // A failure the service never answered left nothing there.
     if (outcome.status === 'failed' && outcome.httpStatus === undefined) return undefined;
     const result = this.#plan?.results.get(entry.index);
-    const common = {
-      key: journalRecordKey(batch.id, entry.key),
-      sentAt,
-      ...(session.profile.currency ? { currency: session.profile.currency } : {}),
-      source: {
-        via: 'bulk' as const,
-        file: batch.input,
-        line: result?.line ?? result?.record,
-        journal: journal?.path,
-        run: batch.id,
-      },
-      service: serviceOf(session, this.#parts.context),
-      ...(outcome.error !== undefined && outcome.status !== 'created' ? { error: outcome.error } : {}),
-    };
-    const body = JSON.parse(entry.bodyJson) as Record<string, unknown>;
     const made = outcome.status === 'created' || outcome.status === 'already-existed';
-    const status = made ? 'created' : outcome.status === 'uncertain' ? 'uncertain' : 'refused';
-    if (kind === 'refund') {
-      const { invoiceNumber, ...refund } = body;
-      return {
-        type: 'refund',
-        ...common,
-        invoiceNumber: String(invoiceNumber),
-        status: status === 'created' ? 'refunded' : status,
-        bodyJson: JSON.stringify(refund),
-        body: refund,
-      };
-    }
-    return {
-      type: 'invoice',
-      ...common,
-      kind,
-      status,
-      ...(outcome.invoiceNumber !== undefined ? { invoiceNumber: outcome.invoiceNumber } : {}),
+    return ledgerEntryOf(kind, {
+      common: {
+        key: journalRecordKey(batch.id, entry.key),
+        sentAt,
+        ...(session.profile.currency ? { currency: session.profile.currency } : {}),
+        source: {
+          via: 'bulk',
+          file: batch.input,
+          line: result?.line ?? result?.record,
+          journal: journal?.path,
+          run: batch.id,
+        },
+        service: serviceOf(session, this.#parts.context),
+      },
+      recordKey: entry.key,
+      body: JSON.parse(entry.bodyJson) as Record<string, unknown>,
       bodyJson: entry.bodyJson,
-      body,
-      ...(outcome.status === 'already-existed'
-        ? { decided: 'the service already held it when it was sent again' }
-        : {}),
-      ...(body.businessReference === undefined ? { contentKey: journalContentKey(entry.key) } : {}),
-    };
+      outcome: made ? 'made' : outcome.status === 'uncertain' ? 'uncertain' : 'refused',
+      error: outcome.error,
+      invoiceNumber: outcome.invoiceNumber,
+      alreadyExisted: outcome.status === 'already-existed',
+    });
   }
 }
 
