@@ -124,6 +124,31 @@ export interface CheckingKind {
   resendable(body: SentBody): boolean;
 }
 
+/**
+ * What the merchant's ledger holds, as a kind asks it while checking each record: plain answers the command reads
+ * from the ledger, which the engine never opens. Each question is optional, and a kind asks those it needs.
+ */
+export interface LedgerLookup {
+  /**
+   * The invoice another run sent whose record had the same content (the `contentHash()` of the kind's name and the
+   * record as its file gives it), if the ledger holds one.
+   */
+  sameContent?(contentKey: string): SentInvoice | undefined;
+}
+
+/** An invoice the ledger holds: the number the service gave it, when it was sent, and the journal that sent it. */
+export interface SentInvoice {
+  invoiceNumber: string | null;
+  sentAt: string;
+  journal: string | null;
+}
+
+/** What a kind of record may be given beside its own rules. */
+export interface KindOptions {
+  /** The merchant's ledger, as answers to the kind's questions; absent when the ledger is off. */
+  ledger?: LedgerLookup;
+}
+
 /** A kind of record as a run works with it: how each is checked (at the run's clock), sent, and read from a sheet. */
 export interface BulkKind {
   sending: SendingKind;

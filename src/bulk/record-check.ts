@@ -13,12 +13,20 @@ import { jsonProblem } from '../input/json-file.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
 import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
-import { generatedReference } from './content-key.js';
+import { contentHash, generatedReference } from './content-key.js';
+import { withLedgerCopy } from './ledger-copy.js';
 import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
-import { invoiceSending, type BulkKind, type CheckingKind, type KindWords, type RecordCheck } from './kind.js';
+import {
+  invoiceSending,
+  type BulkKind,
+  type CheckingKind,
+  type KindOptions,
+  type KindWords,
+  type RecordCheck,
+} from './kind.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -152,8 +160,30 @@ export function invoiceWords(kind: InvoiceKind): KindWords {
   };
 }
 
-/** Invoices to create, as the plan of a run checks them. */
-export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
+/**
+ * Invoices to create, as the plan of a run checks them; with the merchant's ledger, a record without a
+ * businessReference that it holds from another run is told (or held back, `strict`).
+ */
+export function invoiceChecking(checks: InvoiceChecks, options: KindOptions = {}): CheckingKind {
+  const rules = invoiceRules(checks);
+  const sameContent = options.ledger?.sameContent;
+  if (!sameContent) return rules;
+  return {
+    ...rules,
+    check(record, recordNumber, content, sentBefore) {
+      const result = rules.check(record, recordNumber, content, sentBefore);
+      // The record as the file gives it, as its journal knows it: a rerun elsewhere resolves its dates anew.
+      const copy =
+        result.body && result.body.businessReference === undefined
+          ? sameContent(contentHash(checks.kind, content()))
+          : undefined;
+      return copy ? withLedgerCopy(result, copy, Boolean(checks.strict)) : result;
+    },
+  };
+}
+
+/** The rules each invoice of a run is checked by: a person's at a terminal. */
+function invoiceRules(checks: InvoiceChecks): CheckingKind {
   const datesAt = checks.datesAt.toISOString();
   return {
     name: checks.kind,
@@ -212,11 +242,11 @@ export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
   };
 }
 
-/** Invoices to create, each checked by `checks` at the run's clock. */
-export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>): BulkKind {
+/** Invoices to create, each checked by `checks` at the run's clock, and with what the ledger holds (`options`). */
+export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>, options: KindOptions = {}): BulkKind {
   return {
     sending: invoiceSending(checks.kind),
-    checking: (clock) => invoiceChecking({ ...checks, ...clock }),
+    checking: (clock) => invoiceChecking({ ...checks, ...clock }, options),
     words: invoiceWords(checks.kind),
   };
 }
