@@ -1,9 +1,11 @@
 import yauzl from 'yauzl';
 import { UsageError } from '../errors.js';
+import { formatCount } from '../schemas/number-text.js';
 
 // A workbook is a zip of XML parts. Before the workbook reader unpacks any of it, the zip's central directory (the
-// sizes it declares, read with yauzl, no part unpacked) is checked, since the reader does not bound what it unpacks:
-// a zip bomb, a macro workbook, or no workbook at all is refused before anything is read.
+// sizes it declares, read with yauzl) is checked, then every part is unpacked here and its real size counted, since the
+// reader bounds neither what it unpacks nor a cell's text: a zip bomb, a directory that lies about its sizes, a cell
+// longer than Excel holds, a macro workbook, or no workbook at all is refused before anything is read.
 
 /** The limits a workbook is held to; a merchant's sheet of a million invoices stays far inside them. */
 export const workbookLimits = {
@@ -16,14 +18,20 @@ export const workbookLimits = {
   sharedStringsBytes: 160 * 1024 ** 2,
   /** The parts of the workbook. */
   entries: 10_000,
+  /** The characters of a cell, as Excel holds them. */
+  cellCharacters: 32_767,
 } as const;
+
+/** The most bytes of XML a cell's text takes between two tags (`_x000D_` is seven bytes for one character). */
+const cellBytes = workbookLimits.cellCharacters * 7;
 
 /** Why a workbook is refused before it is read, or undefined when it may be read. */
 export async function workbookProblem(path: string): Promise<string | undefined> {
   let zip: yauzl.ZipFile;
   try {
     zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-      yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, opened) =>
+      // Sizes are counted here, as each part unpacks, to name a part that lies about its size.
+      yauzl.open(path, { lazyEntries: true, autoClose: false, validateEntrySizes: false }, (error, opened) =>
         error ? reject(error) : resolve(opened),
       ),
     );
@@ -32,31 +40,32 @@ export async function workbookProblem(path: string): Promise<string | undefined>
   }
   try {
     if (zip.entryCount > workbookLimits.entries) return `it has ${zip.entryCount} parts, more than a workbook has`;
-    let unpacked = 0;
+    let declared = 0;
     let contentTypes: yauzl.Entry | undefined;
-    let sharedStrings: yauzl.Entry | undefined;
     let sheets = 0;
+    const entries: yauzl.Entry[] = [];
     for (let entry = await nextEntry(zip); entry; entry = await nextEntry(zip)) {
       const name = entry.fileName;
       const size = entry.uncompressedSize;
-      unpacked += size;
+      declared += size;
       if (/(^|\/)vbaProject\.bin$/i.test(name)) return macroProblem;
       if (name === '[Content_Types].xml') contentTypes = entry;
-      if (/^xl\/worksheets\/[^/]+\.xml$/.test(name)) sheets += 1;
-      if (unpacked > workbookLimits.unpackedBytes) return bomb(`its parts unpack to more than ${gib(unpacked)}`);
+      if (worksheetPart.test(name)) sheets += 1;
+      if (declared > workbookLimits.unpackedBytes) return bomb(`its parts unpack to more than ${gib(declared)}`);
       if (size > workbookLimits.ratioFrom && size > entry.compressedSize * workbookLimits.ratio) {
         return bomb(
           `its part ${name} unpacks to ${Math.round(size / Math.max(entry.compressedSize, 1))} times its size`,
         );
       }
-      if (name === 'xl/sharedStrings.xml') sharedStrings = entry;
-    }
-    // The table of texts is held in memory while the rows are read: unpacked here for real, counting its bytes (yauzl
-    // refuses a part that unpacks to other than it declares), so a lying size cannot pass.
-    if (sharedStrings && (await unpackedSize(zip, sharedStrings, workbookLimits.sharedStringsBytes)) === undefined) {
-      return `its table of texts (shared strings) unpacks to more than ${gib(workbookLimits.sharedStringsBytes)}, more than a sheet of invoices holds`;
+      entries.push(entry);
     }
     if (!contentTypes || sheets === 0) return 'it is not an Excel workbook (.xlsx): it has no worksheet';
+    // The workbook reader trusts what each part unpacks to: every part is unpacked here first, its real size counted
+    // against the size its directory declares, so a lying directory cannot drive the reader past these limits.
+    for (const entry of entries) {
+      const problem = await unpackedProblem(zip, entry);
+      if (problem) return problem;
+    }
     // The part is small (a few hundred bytes); a macro workbook's main part says so by its content type.
     const types = await entryText(zip, contentTypes, 1024 ** 2);
     if (types === undefined || /macroEnabled/i.test(types)) return macroProblem;
@@ -65,6 +74,94 @@ export async function workbookProblem(path: string): Promise<string | undefined>
     return `it is not a readable workbook: ${(error as Error).message}`;
   } finally {
     zip.close();
+  }
+}
+
+const worksheetPart = /^xl\/worksheets\/[^/]+\.xml$/;
+
+/** Why a part, unpacked for real, must not be read: more bytes than declared, or a cell longer than Excel holds. */
+async function unpackedProblem(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string | undefined> {
+  const name = entry.fileName;
+  const texts = name === 'xl/sharedStrings.xml';
+  // The table of texts is held in memory while the rows are read.
+  if (texts && entry.uncompressedSize > workbookLimits.sharedStringsBytes) return textsProblem;
+  const scan = texts || worksheetPart.test(name) ? new LongTextScan() : undefined;
+  const stream = await openEntry(zip, entry);
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > entry.uncompressedSize) {
+        return bomb(
+          `its part ${name} unpacks to more than the ${bytesText(entry.uncompressedSize)} its zip directory declares`,
+        );
+      }
+      const cell = scan?.longText(chunk);
+      if (cell !== undefined) {
+        const where = texts
+          ? 'a text of its table of texts (shared strings)'
+          : cell
+            ? `its cell ${cell} (${name})`
+            : `a cell of ${name}`;
+        return `${where} holds more than the ${formatCount(workbookLimits.cellCharacters)} characters a cell of Excel holds`;
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (size !== entry.uncompressedSize) {
+    return `it is not a readable workbook: its part ${name} unpacks to ${bytesText(size)}, not the ${bytesText(entry.uncompressedSize)} its zip directory declares`;
+  }
+  return undefined;
+}
+
+const textsProblem = `its table of texts (shared strings) unpacks to more than ${Math.round(workbookLimits.sharedStringsBytes / 1024 ** 2)} MiB, more than a sheet of invoices holds`;
+
+/**
+ * Reads a worksheet's or the table of texts' XML as it unpacks, for a run of bytes between two tags longer than a cell
+ * of Excel can hold, which the reader would make into one string. A chunk is shorter than such a run, so only a run
+ * across chunks is counted: two searches a chunk, whatever the sheet holds.
+ */
+class LongTextScan {
+  /** Bytes since the last `<`. */
+  #run = 0;
+  /** The chunk the run began in: the cell's tag (`<c r="B4" ...>`) is read from it only when the run is too long. */
+  #runChunk: Buffer | undefined;
+
+  /** The cell (`B4`, or '' when unknown) in which `chunk` ends a run longer than a cell holds; undefined if none. */
+  longText(chunk: Buffer): string | undefined {
+    if (chunk.length > cellBytes) return this.#slowly(chunk);
+    const first = chunk.indexOf(0x3c);
+    if (first < 0) {
+      this.#run += chunk.length;
+      return this.#run > cellBytes ? this.#cell() : undefined;
+    }
+    if (this.#run + first > cellBytes) return this.#cell();
+    const last = chunk.lastIndexOf(0x3c);
+    this.#run = chunk.length - last - 1;
+    this.#runChunk = chunk;
+    return undefined;
+  }
+
+  /** A chunk longer than a cell's text can be, read tag by tag. */
+  #slowly(chunk: Buffer): string | undefined {
+    for (let at = 0; at < chunk.length;) {
+      const tag = chunk.indexOf(0x3c, at);
+      this.#run += (tag < 0 ? chunk.length : tag) - at;
+      if (this.#run > cellBytes) return this.#cell();
+      if (tag < 0) break;
+      this.#run = 0;
+      this.#runChunk = chunk.subarray(0, tag + 1);
+      at = tag + 1;
+    }
+    return undefined;
+  }
+
+  #cell(): string {
+    const chunk = this.#runChunk;
+    const at = chunk?.lastIndexOf('<c ') ?? -1;
+    const tag = at < 0 ? '' : (chunk?.toString('latin1', at, at + 80) ?? '');
+    return /^<c [^>]*?\br="([A-Z]{1,3}[0-9]{1,7})"/.exec(tag)?.[1] ?? '';
   }
 }
 
@@ -105,38 +202,34 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
   });
 }
 
-/** The bytes of a part, read until the end or past `limit`; undefined when it unpacks to more than `limit`. */
-async function entryBytes(
-  zip: yauzl.ZipFile,
-  entry: yauzl.Entry,
-  limit: number,
-  keep: boolean,
-): Promise<Buffer[] | undefined> {
-  if (entry.uncompressedSize > limit) return undefined;
-  const stream = await new Promise<NodeJS.ReadableStream & { destroy(): void }>((resolve, reject) =>
+function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<NodeJS.ReadableStream & { destroy(): void }> {
+  return new Promise((resolve, reject) =>
     zip.openReadStream(entry, (error, opened) => (error ? reject(error) : resolve(opened))),
   );
+}
+
+/** A part's text, read until the end or past `limit`; undefined when it unpacks to more than `limit`. */
+async function entryText(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): Promise<string | undefined> {
+  if (entry.uncompressedSize > limit) return undefined;
+  const stream = await openEntry(zip, entry);
   const chunks: Buffer[] = [];
   let size = 0;
-  // yauzl checks that the part unpacks to the size it declares.
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      stream.destroy();
-      return undefined;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) return undefined;
+      chunks.push(chunk);
     }
-    if (keep) chunks.push(chunk);
+  } finally {
+    stream.destroy();
   }
-  return chunks;
+  return Buffer.concat(chunks).toString('utf8');
 }
 
-async function entryText(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): Promise<string | undefined> {
-  const chunks = await entryBytes(zip, entry, limit, true);
-  return chunks && Buffer.concat(chunks).toString('utf8');
-}
-
-async function unpackedSize(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): Promise<number | undefined> {
-  return (await entryBytes(zip, entry, limit, false)) && entry.uncompressedSize;
+/** A size as a merchant reads it: bytes, KiB or MiB. */
+function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  return bytes < 1024 ** 2 ? `${Math.round(bytes / 1024)} KiB` : gib(bytes);
 }
 
 /** Refuses a workbook that must not be read, naming it as `--file` was given. */

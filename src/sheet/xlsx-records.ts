@@ -2,6 +2,7 @@ import { excelToDate, WorkbookReader } from '@cj-tech-master/excelts';
 import { EinvoiceError, UsageError, type FieldIssue } from '../errors.js';
 import { workbookLimits } from './workbook-file.js';
 import { decimalOfNumber, decimalToText } from '../schemas/money.js';
+import { formatCount } from '../schemas/number-text.js';
 import { instantOfWallClock } from '../schemas/time-zone.js';
 import { visible } from '../schemas/visible-text.js';
 import { rowToRecord } from './csv-cells.js';
@@ -239,6 +240,10 @@ function readCell(
     }
   }
   if (value === null || value === undefined) return { text: '' };
+  if (typeof value === 'string' && value.length > workbookLimits.cellCharacters) {
+    const cause = `more than the ${formatCount(workbookLimits.cellCharacters)} characters a cell of Excel holds`;
+    return { issue: `is ${formatCount(value.length)} characters long, ${cause}`, cause };
+  }
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE' };
   if (value instanceof Date) {
