@@ -4,13 +4,15 @@ import type { RecordCheck, SentInvoice } from './kind.js';
 // A record without a businessReference that the merchant's ledger holds, field for field, from another run: only
 // its own journal tells such a record apart from a copy, so a run of another journal may create the invoice again.
 
-/** The record's check with the ledger's copy told: a warning, or under `strict` a reason to hold it back. */
-export function withLedgerCopy(result: RecordCheck, copy: SentInvoice, strict: boolean): RecordCheck {
+/**
+ * The record's check with the ledger's copy told: a warning, or one more reason to hold back a record held already
+ * (under `strict` every record without a businessReference is).
+ */
+export function withLedgerCopy(result: RecordCheck, copy: SentInvoice): RecordCheck {
   const issue = copyIssue(copy);
   if (result.held) {
     return { ...result, held: { ...result.held, issues: [...result.held.issues, strictly(issue)] } };
   }
-  if (strict) return { ...result, held: { reason: 'warnings', issues: [strictly(issue)] } };
   return { ...result, warnings: [...result.warnings, issue] };
 }
 

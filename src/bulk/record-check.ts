@@ -162,7 +162,7 @@ export function invoiceWords(kind: InvoiceKind): KindWords {
 
 /**
  * Invoices to create, as the plan of a run checks them; with the merchant's ledger, a record without a
- * businessReference that it holds from another run is told (or held back, `strict`).
+ * businessReference that it holds from another run is told.
  */
 export function invoiceChecking(checks: InvoiceChecks, options: KindOptions = {}): CheckingKind {
   const rules = invoiceRules(checks);
@@ -177,7 +177,7 @@ export function invoiceChecking(checks: InvoiceChecks, options: KindOptions = {}
         result.body && result.body.businessReference === undefined
           ? sameContent(contentHash(checks.kind, content()))
           : undefined;
-      return copy ? withLedgerCopy(result, copy, Boolean(checks.strict)) : result;
+      return copy ? withLedgerCopy(result, copy) : result;
     },
   };
 }
