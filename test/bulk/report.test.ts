@@ -128,6 +128,13 @@ describe('--json and the summary', () => {
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
   });
 
+  it('notes what a rerun does with the failed records', () => {
+    const failed: RecordResult[] = [{ record: 1, line: 1, status: 'failed', error: 'HTTP 500' }];
+    expect(
+      renderSummary(summarize(RecordResults.of(failed), about), RecordResults.of(failed), new Chalk({ level: 0 })),
+    ).toMatch(/ {2}failed +1 {2}\(run the same command again to retry them\)/);
+  });
+
   it('says why records already existed, in parts that add up to the count', () => {
     const existing: RecordResult[] = [
       { record: 1, line: 1, status: 'created-earlier', invoiceNumber: '1000001' },
