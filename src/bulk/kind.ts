@@ -154,8 +154,8 @@ export interface BulkKind {
   sending: SendingKind;
   /** The checks of a run whose relative dates resolve at `now`, and whose expiries must be after `datesAt`. */
   checking(clock: { now: Date; datesAt: Date }): CheckingKind;
-  /** The columns a sheet may have (default: an invoice's). */
-  columns?: ColumnSet;
+  /** The columns a sheet of the kind may have. */
+  columns: ColumnSet;
   /** How the kind speaks of itself: its words, the field its records name themselves by, its command. */
   words: KindWords;
 }

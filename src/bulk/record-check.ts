@@ -16,6 +16,7 @@ import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { contentHash, generatedReference } from './content-key.js';
 import { withLedgerCopy } from './ledger-copy.js';
 import { withoutUnknownFields } from '../schemas/unknown-fields.js';
+import { invoiceColumns } from '../sheet/index.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
@@ -247,6 +248,7 @@ export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>, opti
   return {
     sending: invoiceSending(checks.kind),
     checking: (clock) => invoiceChecking({ ...checks, ...clock }, options),
+    columns: invoiceColumns,
     words: invoiceWords(checks.kind),
   };
 }
