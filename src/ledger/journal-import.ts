@@ -6,8 +6,9 @@ import type { JournalEntry } from '../bulk/index.js';
 import type { FieldIssue } from '../errors.js';
 import type { LocalDatabase } from '../local-database.js';
 import { checkJournalLine, type CheckedJournalEntry } from '../schemas/journal-entry.js';
-import type { InvoiceEntry, LedgerEntry, LedgerSource, RefundEntry } from './entries.js';
+import type { LedgerEntry, LedgerSource } from './entries.js';
 import { Recording } from './recording.js';
+import { journalRecordKey, ledgerEntryOf } from './sent-records.js';
 
 // A bulk run's journal read as the ledger's requests, checked whole first as input from outside (a CI artifact):
 // every line's problems, named by its line, before anything is written. What each record went through is kept in a
@@ -41,19 +42,6 @@ export async function journalHeader(path: string): Promise<JournalHeader | undef
 /** The id of a journal whose first line is `firstLine`. */
 export function journalIdOf(firstLine: string): string {
   return hash('sha256', firstLine, 'hex').slice(0, 12);
-}
-
-/** The ledger's key of a journal's record. */
-export function journalRecordKey(journalId: string, recordKey: string): string {
-  return `journal:${journalId}:${recordKey}`;
-}
-
-/**
- * The content key of a journal's record without a businessReference: the hash of the record as the file gave it, which
- * its journal key begins with (a repeat of the same content adds `.1`, `.2`).
- */
-export function journalContentKey(recordKey: string): string {
-  return recordKey.split('.')[0] as string;
 }
 
 /** The error a journal of an earlier einvoice wrote for a record the merchant said was not done. */
@@ -288,51 +276,37 @@ function entryOf(fate: Fate, planned: Planned, options: ImportOptions): LedgerEn
     journal: options.journal,
     run: header.id,
   };
-  const { body } = planned;
-  const uncertain = fate.state === 'sent' || fate.state === 'uncertain';
-  const error = fate.state === 'sent' ? 'sent; the run ended before its answer' : (fate.error ?? undefined);
   const marked = fate.marked === 1;
-  const common = {
-    key: journalRecordKey(header.id, fate.key),
-    sentAt: fate.sent_at ?? header.run.at,
-    ...(fate.at !== null && fate.at !== fate.sent_at ? { at: fate.at } : {}),
+  return ledgerEntryOf(header.run.kind, {
+    common: {
+      key: journalRecordKey(header.id, fate.key),
+      sentAt: fate.sent_at ?? header.run.at,
+      ...(options.currency ? { currency: options.currency } : {}),
+      source,
+      service: header.run.service,
+    },
+    recordKey: fate.key,
+    body: planned.body,
+    bodyJson: planned.bodyJson,
+    outcome:
+      fate.state === 'created'
+        ? 'made'
+        : fate.state === 'sent' || fate.state === 'uncertain'
+          ? 'uncertain'
+          : marked
+            ? 'not-made'
+            : 'refused',
     ...(marked ? { marked } : {}),
+    ...(fate.at !== null ? { at: fate.at } : {}),
     ...(fate.sandbox_state !== null ? { sandboxState: fate.sandbox_state } : {}),
-    ...(options.currency ? { currency: options.currency } : {}),
-    source,
-    service: header.run.service,
-    ...(fate.state === 'created' ? {} : { error }),
-  };
-  if (header.run.kind === 'refund') {
-    const { invoiceNumber, ...refund } = body;
-    return {
-      type: 'refund',
-      ...common,
-      invoiceNumber: String(invoiceNumber),
-      status: fate.state === 'created' ? 'refunded' : uncertain ? 'uncertain' : marked ? 'not-refunded' : 'refused',
-      bodyJson: JSON.stringify(refund),
-      body: refund,
-      ...(marked
-        ? {
-            decided: fate.state === 'created' ? 'refunded, as the merchant said' : 'not refunded, as the merchant said',
-          }
+    ...(fate.state === 'sent'
+      ? { error: 'sent; the run ended before its answer' }
+      : fate.error !== null
+        ? { error: fate.error }
         : {}),
-    } satisfies RefundEntry;
-  }
-  return {
-    type: 'invoice',
-    ...common,
-    kind: header.run.kind,
-    status: fate.state === 'created' ? 'created' : uncertain ? 'uncertain' : marked ? 'not-created' : 'refused',
     ...(fate.invoice_number !== null ? { invoiceNumber: fate.invoice_number } : {}),
     ...(fate.already_existed === 1 ? { alreadyExisted: true } : {}),
-    bodyJson: planned.bodyJson,
-    body,
-    ...(marked
-      ? { decided: fate.state === 'created' ? 'created, as the merchant said' : 'not created, as the merchant said' }
-      : {}),
-    ...(body.businessReference === undefined ? { contentKey: journalContentKey(fate.key) } : {}),
-  } satisfies InvoiceEntry;
+  });
 }
 
 /** The complete lines of a file, numbered from 1 (a torn last line, without its newline, is left out). */

@@ -48,6 +48,8 @@ export class Recording {
   readonly #db: LocalDatabase;
   /** The scope last seen of each service, for a step whose answer names none. */
   readonly #scopes = new Map<string, string>();
+  /** Whether the ledger holds refunds in a scope. */
+  readonly #refundScopes = new Map<string, boolean>();
 
   constructor(db: LocalDatabase) {
     this.#db = db;
@@ -111,11 +113,21 @@ export class Recording {
   }
 
   #invoice(entry: InvoiceEntry, scope: string): void {
+    const body = entry.body ?? (JSON.parse(entry.bodyJson) as Record<string, unknown>);
+    const fields = invoiceFields(body);
+    // Most steps are the first of a request, of an invoice the ledger does not hold: written at once. A request or a
+    // number it holds already is found by the conflict, and taken the long way. An answer "already existed" without
+    // a number is looked for by rule 2.3.2 first.
+    if (!entry.alreadyExisted || entry.invoiceNumber !== undefined) {
+      const id = this.#insertInvoice(entry, scope, body, fields);
+      if (id !== undefined) {
+        if (this.#step(entry, 'invoice', id, false)) return this.#refundedBefore(scope, entry.invoiceNumber);
+        this.#db.run('DELETE FROM invoices WHERE id = ?', id);
+      }
+    }
     const at = entry.at ?? entry.sentAt;
     const held = this.#held(entry.key);
     if (held && !replaces(held, { at, status: entry.status, marked: entry.marked ?? false })) return;
-    const body = entry.body ?? (JSON.parse(entry.bodyJson) as Record<string, unknown>);
-    const fields = invoiceFields(body);
     // The invoice this answer names, if the ledger holds it already: by its number, or by rule 2.3.2.
     const named =
       entry.invoiceNumber !== undefined
@@ -130,7 +142,7 @@ export class Recording {
     }
     if (id === undefined) {
       // A new invoice: its first request's step is its status.
-      id = this.#insertInvoice(entry, scope, body, fields);
+      id = this.#insertInvoice(entry, scope, body, fields) as number;
       this.#step(entry, 'invoice', id, false);
     } else {
       if (entry.invoiceNumber !== undefined) {
@@ -143,19 +155,25 @@ export class Recording {
       this.#step(entry, 'invoice', id, held !== undefined);
       this.#settleInvoice(id);
     }
-    // A refund recorded before the invoice it refunds (journals come in any order) marks it now.
-    if (entry.invoiceNumber !== undefined && this.#refunded(scope, entry.invoiceNumber)) {
-      this.#refreshRefundStatus(scope, entry.invoiceNumber);
+    this.#refundedBefore(scope, entry.invoiceNumber);
+  }
+
+  /** A refund recorded before the invoice it refunds (journals come in any order) marks it now. */
+  #refundedBefore(scope: string, invoiceNumber: string | undefined): void {
+    if (invoiceNumber === undefined) return;
+    // A ledger without refunds in the scope (most bulk runs' steps) is not asked again for each invoice.
+    let any = this.#refundScopes.get(scope);
+    if (any === undefined) {
+      any = this.#db.get('SELECT 1 FROM refunds WHERE scope = ? LIMIT 1', scope) !== undefined;
+      this.#refundScopes.set(scope, any);
+    }
+    if (any && this.#db.get('SELECT 1 FROM refunds WHERE scope = ? AND invoice_number = ?', scope, invoiceNumber)) {
+      this.#refreshRefundStatus(scope, invoiceNumber);
     }
   }
 
-  #refunded(scope: string, invoiceNumber: string): boolean {
-    return (
-      this.#db.get('SELECT 1 FROM refunds WHERE scope = ? AND invoice_number = ?', scope, invoiceNumber) !== undefined
-    );
-  }
-
   #refund(entry: RefundEntry, scope: string): void {
+    this.#refundScopes.set(scope, true);
     const at = entry.at ?? entry.sentAt;
     const held = this.#held(entry.key);
     if (held && !replaces(held, { at, status: entry.status, marked: entry.marked ?? false })) return;
@@ -164,8 +182,11 @@ export class Recording {
     this.#settleRefund(id);
   }
 
-  /** Writes the request's latest step: a new row of `history`, or its row brought up to date. */
-  #step(entry: LedgerEntry, type: 'invoice' | 'refund', id: number, known: boolean): void {
+  /**
+   * Writes the request's latest step: a new row of `history`, or its row brought up to date. False when a new row
+   * was asked for and the ledger holds the request already (nothing is written).
+   */
+  #step(entry: LedgerEntry, type: 'invoice' | 'refund', id: number, known: boolean): boolean {
     const at = entry.at ?? entry.sentAt;
     const error = entry.status === 'created' || entry.status === 'refunded' ? null : (entry.error ?? null);
     const decided = entry.decided ?? (entry.type === 'invoice' && entry.alreadyExisted ? alreadyHeld : null);
@@ -181,13 +202,13 @@ export class Recording {
         decided,
         entry.key,
       );
-      return;
+      return true;
     }
     const { source } = entry;
-    this.#db.run(
+    const inserted = this.#db.run(
       `INSERT INTO history (request_key, type, entry, sent_at, at, status, marked, error, decided, via, source_file,
          source_line, journal, run)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_key) DO NOTHING`,
       entry.key,
       type,
       id,
@@ -203,6 +224,7 @@ export class Recording {
       source.journal ?? null,
       source.run ?? null,
     );
+    return inserted.changes > 0;
   }
 
   #numbered(scope: string, invoiceNumber: string): number | undefined {
@@ -239,12 +261,13 @@ export class Recording {
     this.#db.run('DELETE FROM invoices WHERE id = ?', from);
   }
 
+  /** Inserts a new invoice; undefined when the ledger holds its number in its scope already (nothing is written). */
   #insertInvoice(
     entry: InvoiceEntry,
     scope: string,
     body: Record<string, unknown>,
     fields: ReturnType<typeof invoiceFields>,
-  ): number {
+  ): number | undefined {
     const { source } = entry;
     const values: SqlValue[] = [
       scope,
@@ -274,10 +297,10 @@ export class Recording {
       `INSERT INTO invoices (scope, kind, status, invoice_number, business_reference, customer_name, customer_mobile,
          customer_email, amount_minor, currency, sending_date, expiry_date, sent_at, answered_at, via, source_file,
          source_line, journal, run, service, content_key, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       ...values,
     );
-    return Number(inserted.lastInsertRowid);
+    return inserted.changes > 0 ? Number(inserted.lastInsertRowid) : undefined;
   }
 
   #insertRefund(entry: RefundEntry, scope: string): number {

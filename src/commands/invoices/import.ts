@@ -3,6 +3,7 @@ import { ledgerFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
 import { journalHeader, type JournalHeader } from '../../ledger/journal-import.js';
+import { sentNoun } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { openSession } from '../../session.js';
@@ -75,7 +76,7 @@ export async function importJournals(journals: string[], options: ImportOptions,
       });
       const added = ledger.size() - before;
       terminal.info(
-        `${journal.given}: ${formatCount(recorded)} ${header.run.kind === 'refund' ? 'refunds' : 'invoices'} sent to ` +
+        `${journal.given}: ${formatCount(recorded)} ${sentNoun(header.run.kind)} sent to ` +
           `${header.run.environment} (run ${header.id}), ${formatCount(added)} new in the ledger.`,
       );
     }

@@ -68,7 +68,12 @@ export async function refundFromFile(
 ): Promise<void> {
   await runBulkCommand(
     {
-      kind: refundKind,
+      // Each refund checked against what the ledger holds of its invoice, held back under strict.
+      kind: (ledger) =>
+        refundKind(
+          { strict: run.strict ?? session.profile.strict, timeZone: session.profile.timeZone },
+          ledger ? { ledger } : {},
+        ),
       settle: run.settle,
       afterPlan: (plan) => {
         // A file refused whole (its records invalid, or its bytes not text in its encoding) has nothing to send.
@@ -80,7 +85,6 @@ export async function refundFromFile(
       },
       confirm: (plan) => confirm(plan, run, session, context),
       whatNext,
-      strict: run.strict,
     },
     run.settings,
     session,

@@ -15,7 +15,7 @@ import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
 import { bulkFlagsGiven, csvFlagsGiven } from '../shared/bulk-flags.js';
 import { ledgerFileOf, sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../shared/ledger-recording.js';
-import { refundWarnings } from '../shared/ledger-checks.js';
+import { refundStandingIssues } from '../../schemas/refund-standing.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { toMinorUnits } from '../../schemas/money.js';
 import { inGithubActions, workflowCommand } from '../../output/github-actions.js';
@@ -173,10 +173,9 @@ async function checkAgainstLedger(
   let issues;
   try {
     const scope = ledger.currentScope(serviceOf(session, context));
-    issues = refundWarnings(
-      ledger,
-      scope,
+    issues = refundStandingIssues(
       { invoiceNumber, amountMinor: toMinorUnits(body.amount) },
+      ledger.standing(scope, invoiceNumber),
       session.profile.timeZone,
     );
   } finally {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type BulkKind,
   type JournalPlace,
+  type LedgerLookup,
   type MerchantWord,
   type Plan,
   type RecordKindName,
@@ -11,33 +11,39 @@ import {
 } from '../../bulk/index.js';
 import type { CommandContext } from '../../context.js';
 import type { LedgerEntry } from '../../ledger/entries.js';
-import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../../ledger/journal-import.js';
+import { journalHeader, type JournalHeader } from '../../ledger/journal-import.js';
+import { journalRecordKey, ledgerEntryOf } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { LedgerRecorder } from '../../ledger/recorder.js';
+import { countOf } from '../../output/format.js';
 import type { Session } from '../../session.js';
-import { notSentFromHere, withLedgerChecks } from './ledger-checks.js';
 import { ledgerFileOf, serviceOf, startRecording } from './ledger-recording.js';
 
 // A bulk run and the merchant's ledger: each record's outcome recorded as the run learns it (keyed as an import of
 // its journal would key it, so importing the journal later changes nothing), the merchant's word on records sent
-// before, and the ledger's checks of the records (ledger-checks.ts).
+// before, and what the ledger holds from other journals, as answers to the kind's questions.
 
 /** What a bulk run needs of the ledger. */
 export interface BulkLedger {
   /**
-   * The kind, its checks extended with the ledger's (a copy of an invoice sent from another journal, a refund of more
-   * than its invoice holds or of an invoice refunded), held back under `strict`.
+   * What the ledger answers the kind as it checks each record: an invoice another journal sent, what it holds of the
+   * invoice a refund is of.
    */
-  withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind;
+  lookup(): LedgerLookup | undefined;
+  /** The plan, whose records name their lines, of the kind whose records are recorded. */
+  planned(plan: Plan, kind: RecordKindName): void;
   /** What the plan holds that the ledger does not know of, in words (refunds of invoices sent elsewhere). */
-  planNote(plan: Plan, kind: BulkKind): string | undefined;
-  /** The plan, whose records name their lines. */
-  planned(plan: Plan): void;
+  planNote(plan: Plan, record: string): string | undefined;
   /**
-   * The merchant's word as the run journaled it (`marks`), and, for a refund, the word on invoices the journal holds
+   * The merchant's word as the run journaled it (`marks`), and, for refunds, the word on invoices the journal holds
    * no sent record of (`unknown`): their refunds the ledger holds from elsewhere.
    */
-  marked(marks: readonly RecordMark[], word: MerchantWord, unknown: readonly string[]): Promise<void>;
+  marked(
+    kind: RecordKindName,
+    marks: readonly RecordMark[],
+    word: MerchantWord,
+    unknown: readonly string[],
+  ): Promise<void>;
   /** Records a record's outcome. */
   settled(entry: SendEntry, outcome: SettledRecord): void;
   /** Writes what is left and closes the ledger. Once only. */
@@ -49,7 +55,6 @@ export async function openBulkLedger(
   session: Session,
   options: { ledger?: boolean; dryRun?: boolean },
   context: CommandContext,
-  kind: RecordKindName,
   journal: JournalPlace | undefined,
 ): Promise<BulkLedger | undefined> {
   const file = ledgerFileOf(session, options, context);
@@ -61,13 +66,12 @@ export async function openBulkLedger(
   // A ledger that cannot be read checks nothing: the run goes on, and the recorder says why once.
   const ledger = recorder ? await recorder.ledger() : await Ledger.open(file, { create: false }).catch(() => undefined);
   const header = journal ? await journalHeader(journal.path).catch(() => undefined) : undefined;
-  return new RunLedger({ session, context, kind, journal, recorder, ledger, header });
+  return new RunLedger({ session, context, journal, recorder, ledger, header });
 }
 
 interface RunLedgerParts {
   session: Session;
   context: CommandContext;
-  kind: RecordKindName;
   journal: JournalPlace | undefined;
   recorder: LedgerRecorder | undefined;
   ledger: Ledger | undefined;
@@ -81,9 +85,17 @@ interface Batch {
   input?: string;
 }
 
+/** The statuses the merchant's word gives, and how the ledger explains them. */
+const merchantWords = {
+  invoice: { done: 'created', notDone: 'not-created', doneText: 'created', notDoneText: 'not created' },
+  refund: { done: 'refunded', notDone: 'not-refunded', doneText: 'refunded', notDoneText: 'not refunded' },
+} as const;
+
 class RunLedger implements BulkLedger {
   readonly #parts: RunLedgerParts;
-  #plan: Plan | undefined;
+  /** The service every record goes to, as the ledger names it. */
+  readonly #service: string;
+  #planned: { plan: Plan; kind: RecordKindName } | undefined;
   #batch: Batch | undefined;
   /** Outcomes heard before the journal's first line (written by this run) was read, and that reading. */
   #waiting: Array<[SendEntry, SettledRecord]> = [];
@@ -92,27 +104,58 @@ class RunLedger implements BulkLedger {
 
   constructor(parts: RunLedgerParts) {
     this.#parts = parts;
+    this.#service = serviceOf(parts.session, parts.context);
     if (parts.header) this.#batch = { id: parts.header.id, input: parts.header.run.input };
   }
 
-  withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind {
-    const { ledger, session, context } = this.#parts;
-    if (!ledger) return kind;
-    const scope = ledger.currentScope(serviceOf(session, context));
-    return withLedgerChecks(kind, { ledger, run: this.#batch?.id, scope, timeZone: session.profile.timeZone, strict });
+  lookup(): LedgerLookup | undefined {
+    const { ledger } = this.#parts;
+    if (!ledger) return undefined;
+    // This run's own journal tells its records apart: the ledger is asked of other journals' only.
+    const run = this.#batch?.id;
+    // Only an invoice sent without a businessReference has a content key: a ledger without one is not asked again.
+    let holdsContentKeys: boolean | undefined;
+    const scope = this.#scope(ledger);
+    return {
+      sameContent: (contentKey) => {
+        holdsContentKeys ??= ledger.holdsContentKeys();
+        return holdsContentKeys ? ledger.sameContent(contentKey, run) : undefined;
+      },
+      refundStanding: (invoiceNumber) => {
+        const standing = ledger.standing(scope, invoiceNumber);
+        return { ...standing, refunds: standing.refunds.filter((refund) => run === undefined || refund.run !== run) };
+      },
+    };
   }
 
-  planNote(plan: Plan, kind: BulkKind): string | undefined {
-    const { ledger, session, context } = this.#parts;
-    return ledger && notSentFromHere(plan, ledger, ledger.currentScope(serviceOf(session, context)), kind);
+  planned(plan: Plan, kind: RecordKindName): void {
+    this.#planned = { plan, kind };
   }
 
-  planned(plan: Plan): void {
-    this.#plan = plan;
+  planNote(plan: Plan, record: string): string | undefined {
+    const { ledger } = this.#parts;
+    if (!ledger) return undefined;
+    const scope = this.#scope(ledger);
+    // Only a kind whose records name the invoice they are of (a refund) has an invoice number before sending.
+    let count = 0;
+    for (const result of plan.results.withStatus('pending')) {
+      if (result.invoiceNumber !== undefined && !ledger.standing(scope, result.invoiceNumber).invoice) count += 1;
+    }
+    if (count === 0) return undefined;
+    return (
+      `${countOf(count, record)} ${count === 1 ? 'is' : 'are'} of ${count === 1 ? 'an invoice' : 'invoices'} this ` +
+      'machine did not send (the ledger does not hold them: made in the merchant dashboard or on another machine); ' +
+      'they are sent as the others.'
+    );
   }
 
-  async marked(marks: readonly RecordMark[], word: MerchantWord, unknown: readonly string[]): Promise<void> {
-    const { recorder, kind, session, context } = this.#parts;
+  async marked(
+    kind: RecordKindName,
+    marks: readonly RecordMark[],
+    word: MerchantWord,
+    unknown: readonly string[],
+  ): Promise<void> {
+    const { recorder } = this.#parts;
     const batch = this.#batch;
     const type = kind === 'refund' ? 'refund' : 'invoice';
     const words = merchantWords[type];
@@ -131,7 +174,7 @@ class RunLedger implements BulkLedger {
       }
       if (type !== 'refund' || unknown.length === 0) return;
       // A refund of the invoice sent otherwise (another journal, one `einvoice refund`) is the one the word is of.
-      const scope = ledger.currentScope(serviceOf(session, context));
+      const scope = this.#scope(ledger);
       const at = new Date().toISOString();
       for (const number of unknown) {
         const done = word.done.includes(number);
@@ -166,61 +209,44 @@ class RunLedger implements BulkLedger {
     await recorder.finish();
   }
 
+  /** The numbering the service's invoices are in now. */
+  #scope(ledger: Ledger): string {
+    return ledger.currentScope(this.#service);
+  }
+
   #add(entry: SendEntry, outcome: SettledRecord, batch: Batch): void {
     const ledgerEntry = this.#entryOf(entry, outcome, batch);
     if (ledgerEntry) this.#parts.recorder?.add(ledgerEntry);
   }
 
   #entryOf(entry: SendEntry, outcome: SettledRecord, batch: Batch): LedgerEntry | undefined {
-    const { session, kind, journal } = this.#parts;
-    // A failure the service never answered left nothing there.
-    if (outcome.status === 'failed' && outcome.httpStatus === undefined) return undefined;
-    const result = this.#plan?.results.get(entry.index);
-    const common = {
-      key: journalRecordKey(batch.id, entry.key),
-      sentAt: outcome.sentAt,
-      ...(outcome.sandboxState !== undefined ? { sandboxState: outcome.sandboxState } : {}),
-      ...(session.profile.currency ? { currency: session.profile.currency } : {}),
-      source: {
-        via: 'bulk' as const,
-        file: batch.input,
-        line: result?.line ?? result?.record,
-        journal: journal?.path,
-        run: batch.id,
-      },
-      service: serviceOf(session, this.#parts.context),
-      ...(outcome.error !== undefined && outcome.status !== 'created' ? { error: outcome.error } : {}),
-    };
-    const body = JSON.parse(entry.bodyJson) as Record<string, unknown>;
+    const { session, journal } = this.#parts;
+    // A failure the service never answered left nothing there; a run records only what it planned.
+    if ((outcome.status === 'failed' && outcome.httpStatus === undefined) || !this.#planned) return undefined;
+    const result = this.#planned.plan.results.get(entry.index);
     const made = outcome.status === 'created' || outcome.status === 'already-existed';
-    const status = made ? 'created' : outcome.status === 'uncertain' ? 'uncertain' : 'refused';
-    if (kind === 'refund') {
-      const { invoiceNumber, ...refund } = body;
-      return {
-        type: 'refund',
-        ...common,
-        invoiceNumber: String(invoiceNumber),
-        status: status === 'created' ? 'refunded' : status,
-        bodyJson: JSON.stringify(refund),
-        body: refund,
-      };
-    }
-    return {
-      type: 'invoice',
-      ...common,
-      kind,
-      status,
-      ...(outcome.invoiceNumber !== undefined ? { invoiceNumber: outcome.invoiceNumber } : {}),
+    return ledgerEntryOf(this.#planned.kind, {
+      common: {
+        key: journalRecordKey(batch.id, entry.key),
+        sentAt: outcome.sentAt,
+        ...(session.profile.currency ? { currency: session.profile.currency } : {}),
+        source: {
+          via: 'bulk',
+          file: batch.input,
+          line: result?.line ?? result?.record,
+          journal: journal?.path,
+          run: batch.id,
+        },
+        service: this.#service,
+      },
+      recordKey: entry.key,
+      body: JSON.parse(entry.bodyJson) as Record<string, unknown>,
       bodyJson: entry.bodyJson,
-      body,
-      ...(outcome.status === 'already-existed' ? { alreadyExisted: true } : {}),
-      ...(body.businessReference === undefined ? { contentKey: journalContentKey(entry.key) } : {}),
-    };
+      outcome: made ? 'made' : outcome.status === 'uncertain' ? 'uncertain' : 'refused',
+      error: outcome.error,
+      invoiceNumber: outcome.invoiceNumber,
+      alreadyExisted: outcome.status === 'already-existed',
+      ...(outcome.sandboxState !== undefined ? { sandboxState: outcome.sandboxState } : {}),
+    });
   }
 }
-
-/** The statuses the merchant's word gives, and how the ledger explains them. */
-const merchantWords = {
-  invoice: { done: 'created', notDone: 'not-created', doneText: 'created', notDoneText: 'not created' },
-  refund: { done: 'refunded', notDone: 'not-refunded', doneText: 'refunded', notDoneText: 'not refunded' },
-} as const;
