@@ -285,6 +285,50 @@ describe('an uncertain invoice without a reference', () => {
   });
 });
 
+describe('a single refund left uncertain', () => {
+  it("is settled from the ledger by its invoice number; the service's own answer is never overruled", async () => {
+    const home = homeFor(sandbox);
+    const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice();
+    const refund = ['refund', invoiceNumber, '--amount', '1234.50', '--reason', 'Returned'];
+    await setFaults({ 'drop-after-commit': 1 });
+    try {
+      expect((await runInProcess([...refund, '--order-ref', orderReferenceNumber, '--yes'], { home })).code).toBe(8);
+    } finally {
+      await setFaults({});
+    }
+    const shown = await runInProcess(['invoices', 'show', invoiceNumber, '--json'], { home });
+    expect(shown.stderr).toContain('was not created from this machine');
+    expect(JSON.parse(shown.stdout)).toMatchObject([{ status: 'uncertain' }]);
+    const settled = await runInProcess(['invoices', 'settle', invoiceNumber, '--refunded'], { home });
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(settled.stderr).toContain(
+      `The refund of invoice ${invoiceNumber} is recorded as refunded, as the merchant said.`,
+    );
+    const after = await runInProcess(['invoices', 'show', invoiceNumber, '--json'], { home });
+    expect(JSON.parse(after.stdout)).toMatchObject([{ status: 'refunded', decided: 'refunded, as the merchant said' }]);
+    // Refunded by this machine, answered by the service: a word that it was not is refused.
+    const other = await sandbox.api.createPaidInvoice();
+    const made = await runInProcess(
+      [
+        'refund',
+        other.invoiceNumber,
+        '--amount',
+        '1234.50',
+        '--reason',
+        'x',
+        '--order-ref',
+        other.orderReferenceNumber,
+        '--yes',
+      ],
+      { home },
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const refused = await runInProcess(['invoices', 'settle', other.invoiceNumber, '--not-refunded'], { home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`The service answered that the refund of invoice ${other.invoiceNumber} was made`);
+  });
+});
+
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('a file that cannot be the ledger (exit 10, the file named, left as it was)', () => {

@@ -90,6 +90,21 @@ describe('a refund file checked against the ledger', () => {
   });
 });
 
+describe("the merchant's word on a refund file", () => {
+  it('refuses an invoice marked both refunded and not refunded in one command, naming it (exit 2), sending nothing', async () => {
+    const before = await refundsMade();
+    const result = await runInProcess(
+      ['refund', '--file', 'refunds.csv', '--yes', '--mark-refunded', invoices.a, '--mark-not-refunded', invoices.a],
+      { home },
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `Invoice ${invoices.a}: both --mark-refunded and --mark-not-refunded were given for it; nothing was sent.`,
+    );
+    expect(await refundsMade()).toBe(before);
+  });
+});
+
 describe('one refund checked against the ledger', () => {
   it('warns of a second refund of a refunded invoice, and refuses it under --strict, sending nothing', async () => {
     const again = [invoices.b, '--amount', '99.50', '--reason', 'Again', '--order-ref', orders.b];
