@@ -13,9 +13,10 @@ const text = () => sendableString().min(1, { error: 'must not be empty' });
 const errorText = () => z.string({ error: 'must be text' });
 const whole = () => z.int({ error: 'must be a whole number' }).min(1, { error: 'must be 1 or more' });
 /** The merchant's word on a record, as a run journals it. */
-const marked = { marked: z.literal(true).optional(), at: utcInstant().optional() };
+const marked = () => ({ marked: z.literal(true).optional(), at: utcInstant().optional() });
 
-const entrySchemas = [
+/** The schema of each entry, made when a journal is first checked: a run that imports none never builds them. */
+const entrySchemas = () => [
   z.object({
     type: z.literal('run'),
     version: z.int({ error: 'must be a whole number' }),
@@ -42,7 +43,7 @@ const entrySchemas = [
     invoiceNumber: invoiceNumber().optional(),
     alreadyExisted: z.boolean({ error: 'must be true or false' }).optional(),
     sandboxState: text().optional(),
-    ...marked,
+    ...marked(),
   }),
   z.object({
     type: z.literal('failed'),
@@ -50,18 +51,18 @@ const entrySchemas = [
     error: errorText(),
     status: z.int({ error: 'must be a whole number' }).optional(),
     code: errorText().optional(),
-    ...marked,
+    ...marked(),
   }),
   z.object({ type: z.literal('uncertain'), key: text(), error: errorText() }),
 ] as const;
 
-const byType = new Map<string, z.ZodType>(entrySchemas.map((schema) => [schema.shape.type.value, schema]));
+let byType: Map<string, z.ZodType> | undefined;
 
 /** A journal line as checked: one of the journal's entries. */
-export type CheckedJournalEntry = z.infer<(typeof entrySchemas)[number]>;
+export type CheckedJournalEntry = z.infer<ReturnType<typeof entrySchemas>[number]>;
 
 /** The checks of a request's body beyond its shape: no control characters in any of its texts. */
-const bodyText = sendableString();
+let bodyText: z.ZodType<string> | undefined;
 
 /**
  * A journal line, parsed and checked: the entry, or every problem found in it, each with the path of its field
@@ -74,6 +75,7 @@ export function checkJournalLine(line: string): { entry: CheckedJournalEntry } |
   } catch {
     return { issues: [{ path: 'line', message: 'is not a journal entry: it is not JSON' }] };
   }
+  byType ??= new Map(entrySchemas().map((schema) => [schema.shape.type.value, schema]));
   const type = (parsed as { type?: unknown } | null)?.type;
   const schema = typeof type === 'string' ? byType.get(type) : undefined;
   if (!schema) {
@@ -92,7 +94,7 @@ export function checkJournalLine(line: string): { entry: CheckedJournalEntry } |
 /** The problems of the texts in `value` (an object, a list, a text) and of its fields' names, each at its path. */
 function textIssues(value: unknown, path: PropertyKey[]): FieldIssue[] {
   if (typeof value === 'string') {
-    const result = validate(bodyText, value);
+    const result = validate((bodyText ??= sendableString()), value);
     return result.success ? [] : result.issues.map((issue) => ({ ...issue, path: formatPath(path) }));
   }
   if (Array.isArray(value)) return value.flatMap((item, index) => textIssues(item, [...path, index]));
