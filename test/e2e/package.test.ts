@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { largeFolder } from '../helpers/large-folders.js';
 
 // The package as npm publishes it: packed, installed globally into an empty prefix, and run with nothing else
 // around (a fresh HOME and working folder). The packing uses --ignore-scripts: the tests' global setup has just
@@ -24,18 +24,6 @@ async function npm(args: string[], cwd = repo): Promise<string> {
     maxBuffer: 16 * 1024 * 1024,
   });
   return stdout;
-}
-
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-/** A new empty folder, removed after the tests (an installed package is tens of megabytes). */
-function temp(label: string): string {
-  const folder = mkdtempSync(join(tmpdir(), `einvoice-${label}-`));
-  folders.push(folder);
-  return folder;
 }
 
 /** The files `npm pack` would put in the package. */
@@ -70,13 +58,13 @@ describe('the npm package', () => {
   });
 
   it('installs globally from the tarball and runs with nothing else present', async () => {
-    const packDir = temp('pack');
+    const packDir = largeFolder('pack');
     const [pack] = JSON.parse(
       await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir]),
     ) as PackResult[];
     const tarball = join(packDir, (pack as PackResult).filename);
     const { version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
-    const prefix = temp('prefix');
+    const prefix = largeFolder('prefix');
     // The dependencies come from npm's cache, where installing this repository put them. npm's own log level, so
     // its warnings show. npm 11 lists einvoice's own `prepare` (the build of a git checkout) among the install scripts
     // it has not been told to allow, though it never runs it from a tarball: that, and nothing else.
@@ -92,8 +80,8 @@ describe('the npm package', () => {
       scripts.length === 0 ? [] : [`einvoice@${version} (prepare: node scripts/prepare.mjs)`],
     );
 
-    const home = temp('home');
-    const cwd = temp('cwd');
+    const home = largeFolder('home');
+    const cwd = largeFolder('cwd');
     const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home, CI: 'true' };
     const einvoice = (...args: string[]) => run(join(prefix, 'bin', 'einvoice'), args, { cwd, env });
 
@@ -133,7 +121,7 @@ describe('the npm package', () => {
     expect(served.stdout.trim()).toBe('200 true');
 
     // A TypeScript program that installed einvoice type-checks against its declarations.
-    const consumer = temp('consumer');
+    const consumer = largeFolder('consumer');
     mkdirSync(join(consumer, 'node_modules'));
     symlinkSync(join(prefix, 'lib', 'node_modules', 'einvoice'), join(consumer, 'node_modules', 'einvoice'));
     writeFileSync(

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { lstatSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { largeFolder, removedAfterAll } from '../helpers/large-folders.js';
 import { copyOfRepository, gitRepositoryOfRepository, repositoryFolder } from '../helpers/repository-copy.js';
 
 // einvoice installed the ways that need no release: from git, from a clone's folder, from the tarball a clone packs,
@@ -18,31 +18,20 @@ const { version } = JSON.parse(readFileSync(join(repositoryFolder, 'package.json
 // This run's Node first, so npm, the build it starts and the installed `einvoice` all run on it.
 const path = [dirname(process.execPath), process.env.PATH].join(delimiter);
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-function temp(label: string): string {
-  const folder = mkdtempSync(join(tmpdir(), `einvoice-${label}-`));
-  folders.push(folder);
-  return folder;
-}
-
 /** `npm install --global SPEC` into a new empty prefix; returns the prefix and npm's stderr. */
 async function installGlobally(spec: string) {
-  const prefix = temp('prefix');
+  const prefix = largeFolder('prefix');
   const { stderr } = await run(
     'npm',
     ['install', '--global', spec, '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'],
-    { cwd: temp('cwd'), env: { ...process.env, PATH: path }, maxBuffer: 64 * 1024 * 1024 },
+    { cwd: largeFolder('cwd'), env: { ...process.env, PATH: path }, maxBuffer: 64 * 1024 * 1024 },
   );
   return { prefix, stderr, installed: join(prefix, 'lib', 'node_modules', 'einvoice') };
 }
 
 /** Runs the installed `einvoice` with a clean home and working folder, on this run's Node. */
 function einvoice(prefix: string, ...args: string[]) {
-  const home = temp('home');
+  const home = largeFolder('home');
   return run(join(prefix, 'bin', 'einvoice'), args, { cwd: home, env: { PATH: path, HOME: home, CI: 'true' } });
 }
 
@@ -55,8 +44,7 @@ async function expectWorking(prefix: string) {
 
 describe.concurrent(`einvoice installed without a registry release, on Node.js ${process.version}`, () => {
   it('npm install -g git+file://<clone> gives an einvoice --version that works', async () => {
-    const repository = gitRepositoryOfRepository('git');
-    folders.push(repository);
+    const repository = removedAfterAll(gitRepositoryOfRepository('git'));
     const { prefix, installed } = await installGlobally(`git+${pathToFileURL(repository).href}`);
     // A folder of its own, not a link to the temporary clone npm built it in and then deleted.
     expect(lstatSync(installed).isDirectory()).toBe(true);
@@ -66,14 +54,13 @@ describe.concurrent(`einvoice installed without a registry release, on Node.js $
   }, 600_000);
 
   it("npm install -g <a clone's folder> builds the clone, then the tarball it packs installs", async () => {
-    const clone = copyOfRepository('clone');
-    folders.push(clone);
+    const clone = removedAfterAll(copyOfRepository('clone'));
     const linked = await installGlobally(clone);
     // npm links a folder: the clone itself is the installed einvoice, built in place.
     expect(realpathSync(linked.installed)).toBe(realpathSync(clone));
     await expectWorking(linked.prefix);
 
-    const packed = temp('pack');
+    const packed = largeFolder('pack');
     const { stdout } = await run('npm', ['pack', '--pack-destination', packed, '--json'], {
       cwd: clone,
       env: { ...process.env, PATH: path },
