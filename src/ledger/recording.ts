@@ -1,7 +1,14 @@
 import type { LocalDatabase, SqlValue } from '../local-database.js';
 import { minorToText } from '../schemas/money.js';
 import { isSameInvoice } from '../schemas/same-invoice.js';
-import { invoiceFields, minorOf, type InvoiceEntry, type LedgerEntry, type RefundEntry } from './entries.js';
+import {
+  invoiceFields,
+  minorOf,
+  type InvoiceEntry,
+  type LedgerEntry,
+  type LedgerSource,
+  type RefundEntry,
+} from './entries.js';
 
 // How a step of a request changes the ledger, inside the caller's transaction. The request's own row of `history`
 // keeps its latest step; the entry it belongs to (an invoice, a refund) takes its status from its requests. An
@@ -218,11 +225,7 @@ export class Recording {
       marked,
       error,
       decided,
-      source.via,
-      source.file ?? null,
-      source.line ?? null,
-      source.journal ?? null,
-      source.run ?? null,
+      ...sourceValues(source),
     );
     return inserted.changes > 0;
   }
@@ -284,11 +287,7 @@ export class Recording {
       fields.expiryDate,
       entry.sentAt,
       entry.at ?? entry.sentAt,
-      source.via,
-      source.file ?? null,
-      source.line ?? null,
-      source.journal ?? null,
-      source.run ?? null,
+      ...sourceValues(source),
       entry.service ?? null,
       body.businessReference === undefined ? (entry.contentKey ?? null) : null,
       entry.bodyJson,
@@ -319,11 +318,7 @@ export class Recording {
       typeof body.orderReferenceNumber === 'string' ? body.orderReferenceNumber : null,
       entry.sentAt,
       entry.at ?? entry.sentAt,
-      source.via,
-      source.file ?? null,
-      source.line ?? null,
-      source.journal ?? null,
-      source.run ?? null,
+      ...sourceValues(source),
       entry.service ?? null,
       entry.bodyJson,
     );
@@ -377,4 +372,9 @@ export const alreadyHeld = 'the service already held it when it was sent again';
 
 function amountOf(minor: number): number {
   return Number(minorToText(BigInt(minor)));
+}
+
+/** Where a request came from, as the columns `via, source_file, source_line, journal, run` take it. */
+function sourceValues(source: LedgerSource): SqlValue[] {
+  return [source.via, source.file ?? null, source.line ?? null, source.journal ?? null, source.run ?? null];
 }

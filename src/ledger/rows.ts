@@ -1,7 +1,16 @@
 // The ledger's rows as its readers get them, and the columns that select them.
 
+/** Where a request came from: how it was given, its file and line, the journal and batch of a bulk run. */
+export interface SourceFields {
+  via: string;
+  sourceFile: string | null;
+  sourceLine: number | null;
+  journal: string | null;
+  run: string | null;
+}
+
 /** An invoice as the ledger lists it. */
-export interface LedgerInvoice {
+export interface LedgerInvoice extends SourceFields {
   /** The entry's id in the ledger (`L12`): it names an entry that has neither number nor reference. */
   id: string;
   kind: string;
@@ -20,20 +29,15 @@ export interface LedgerInvoice {
   sentAt: string;
   error: string | null;
   decided: string | null;
-  via: string;
-  sourceFile: string | null;
-  sourceLine: number | null;
   /** Where it came from, in words: `flags`, `prompts`, `file invoice.json`, `invoices.csv:12`. */
   source: string;
-  journal: string | null;
-  run: string | null;
   service: string | null;
   /** The numbering its number belongs to: the service, and the sandbox state that answered. */
   scope: string;
 }
 
 /** A refund as the ledger lists it. */
-export interface LedgerRefund {
+export interface LedgerRefund extends SourceFields {
   invoiceNumber: string;
   status: string;
   amountMinor: number | null;
@@ -45,15 +49,10 @@ export interface LedgerRefund {
   answeredAt: string;
   error: string | null;
   decided: string | null;
-  via: string;
-  sourceFile: string | null;
-  sourceLine: number | null;
-  journal: string | null;
-  run: string | null;
 }
 
 /** A request that met an entry, with the latest step known of it: its history. */
-export interface LedgerStep {
+export interface LedgerStep extends SourceFields {
   key: string;
   sentAt: string;
   at: string;
@@ -62,12 +61,8 @@ export interface LedgerStep {
   marked: number;
   error: string | null;
   decided: string | null;
-  via: string;
-  sourceFile: string | null;
-  sourceLine: number | null;
+  /** Where it came from, in words. */
   source: string;
-  journal: string | null;
-  run: string | null;
 }
 
 /** Where a request came from, in words: `flags`, `prompts`, `file invoice.json`, `invoices.csv:12`. */
