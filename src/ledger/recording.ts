@@ -23,7 +23,7 @@ interface HeldStep {
   marked: number;
 }
 
-/** A step as `steps()` orders it: its instant, its answer, and whether that answer is the merchant's word. */
+/** A step of a request as `replaces()` weighs it: its instant, its answer, and whether that is the merchant's word. */
 interface IncomingStep {
   at: string;
   status: string;
@@ -55,6 +55,8 @@ export class Recording {
   readonly #db: LocalDatabase;
   /** The scope last seen of each service, for a step whose answer names none. */
   readonly #scopes = new Map<string, string>();
+  /** The scopes this recording has told the ledger of already. */
+  readonly #seen = new Set<string>();
   /** Whether the ledger holds refunds in a scope. */
   readonly #refundScopes = new Map<string, boolean>();
 
@@ -93,7 +95,8 @@ export class Recording {
     const service = entry.service ?? '';
     if (entry.sandboxState !== undefined) {
       const scope = scopeOf(service, entry.sandboxState);
-      if (this.#scopes.get(service) !== scope) {
+      if (!this.#seen.has(scope)) {
+        // The latest the service answered from (an older journal imported later does not move it back).
         this.#db.run(
           `INSERT INTO scopes (service, scope, seen_at) VALUES (?, ?, ?)
            ON CONFLICT (service) DO UPDATE SET scope = excluded.scope, seen_at = excluded.seen_at
@@ -102,7 +105,8 @@ export class Recording {
           scope,
           entry.sentAt,
         );
-        this.#scopes.set(service, scope);
+        this.#seen.add(scope);
+        this.#scopes.delete(service);
       }
       return scope;
     }

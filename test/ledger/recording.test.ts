@@ -155,6 +155,25 @@ describe('sandboxes that number their invoices anew', () => {
     expect(statusOf(books, 'OLD')).toEqual(['refunded']);
   });
 
+  it('an older journal of an earlier state, recorded later, does not make that state the latest', async () => {
+    const books = await ledger();
+    const sandbox = 'http://127.0.0.1:4010/';
+    books.record([
+      invoiceStep('one:b', 'NEW', { invoiceNumber: '7', service: sandbox, sandboxState: 'second', sentAt: minute(5) }),
+    ]);
+    books.record([
+      invoiceStep('journal:old:1', 'OLD', {
+        invoiceNumber: '7',
+        service: sandbox,
+        sandboxState: 'first',
+        sentAt: minute(1),
+      }),
+      refundStep('one:r', '7', { service: sandbox, sentAt: minute(6), status: 'uncertain' }),
+    ]);
+    expect(statusOf(books, 'NEW')).toEqual(['refund-uncertain']);
+    expect(statusOf(books, 'OLD')).toEqual(['created']);
+  });
+
   it('keeps one scope per service when none names a state', async () => {
     const books = await ledger();
     books.record([invoiceStep('one:a', 'A', { invoiceNumber: '7' })]);
