@@ -124,7 +124,10 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       const path = place(source, issue.path === wholeRecord ? undefined : issue.path);
       const where = place(source);
       // What follows the record's name: `customer.mobile`, or a sheet's `column Mobile (C)`.
-      const field = path.slice(where.length).replace(/^[:,]\s*/, '') || undefined;
+      const field =
+        issue.path === wholeRecord
+          ? undefined
+          : (place.field?.(issue.path) ?? (path.slice(where.length).replace(/^[:,]\s*/, '') || undefined));
       return { ...issue, path, where, field };
     };
     const invalid = (found: FieldIssue[]) => {

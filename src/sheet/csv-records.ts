@@ -33,19 +33,23 @@ export interface CsvRecords {
 
 /**
  * How a sheet's issues name their place: the row, then the column by its header and where it is (`cell`: its letter
- * in a CSV file, the cell as Excel names it in a workbook).
+ * in a CSV file, the cell as Excel names it in a workbook; without a row, the column as many rows share it).
  */
 export function sheetPlace(
   columns: () => readonly HeaderColumn[],
-  cell: (column: HeaderColumn, row: number) => string,
+  cell: (column: HeaderColumn, row?: number) => string,
 ): IssuePlace {
-  return (source, path) => {
-    if (path === undefined) return `row ${source.line}`;
+  const named = (path: string, row?: number) => {
     const column = columnOf(columns(), path);
-    if (!column) return `row ${source.line}, ${path}`;
-    const named = `row ${source.line}, column ${column.header.trim()} (${cell(column, source.line)})`;
-    return column.field?.path === path ? named : `${named}: ${path}`;
+    if (!column) return path;
+    const name = `column ${column.header.trim()} (${cell(column, row)})`;
+    return column.field?.path === path ? name : `${name}: ${path}`;
   };
+  return Object.assign(
+    (source: Pick<SourceRecord, 'line'>, path?: string) =>
+      path === undefined ? `row ${source.line}` : `row ${source.line}, ${named(path, source.line)}`,
+    { field: (path: string) => named(path) },
+  );
 }
 
 /** A header column: what it is called in the sheet, its letter, and the field it holds (none when ignored). */

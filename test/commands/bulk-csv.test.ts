@@ -263,7 +263,9 @@ describe('a sheet refused before anything is sent', () => {
       home,
     });
     expect(notCsv.code).toBe(2);
-    expect(notCsv.stderr).toContain('--date-format applies only to a CSV --file; nothing was sent.');
+    expect(notCsv.stderr).toContain('--date-format applies only to a sheet, a CSV or .xlsx --file; nothing was sent.');
+    const notWorkbook = await runInProcess(['create', 'single', '--file', 'one.json', '--delimiter', ';'], { home });
+    expect(notWorkbook.stderr).toContain('--delimiter applies only to a CSV --file; nothing was sent.');
     const noFile = await runInProcess(['create', 'single', '--format', 'csv', '--note', 'Order 1', '--no-input'], {
       home,
     });
