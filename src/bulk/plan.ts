@@ -203,7 +203,9 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
       const named = place({ position: first.record - 1, line: first.line ?? first.record });
       if (once.repeat === 'invalid') {
-        invalid([{ path: once.field ?? wholeRecord, message: `${once.why} ${named}`, cause: once.why }]);
+        invalid([
+          { path: once.field ?? wholeRecord, message: `${once.why} ${named}`, cause: once.why, figure: `as ${named}` },
+        ]);
         return;
       }
       result.status = 'duplicate';

@@ -167,7 +167,7 @@ export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
       const datesIssues = problems.map(({ path, message, expired }) => ({
         path,
         message,
-        ...(expired ? { cause: 'has already passed: the customer could not pay it' } : {}),
+        ...(expired ? { cause: 'has already passed: the customer could not pay it', figure: dates?.expiryDate } : {}),
       }));
       const toLookAt: FieldIssue[] = contactWarnings(body ?? merged.raw);
       const sentAnyway = (issue: FieldIssue) => ({ ...issue, message: `${issue.message}; sent (--allow-expired)` });

@@ -72,6 +72,22 @@ describe('an amount that differs from its items', () => {
     );
   });
 
+  it('of many records is one line that keeps each record beside its own figures', async () => {
+    const home = homeFor(sandbox);
+    const shirts = [{ ...items[0], price: 70, purchasedQuantity: 2 }];
+    writeNdjson(home, 'java.ndjson', [
+      record(1, { businessReference: 'J-1', amount: 150, items: shirts }),
+      record(2, { businessReference: 'J-2', amount: 140, items: shirts }),
+      record(3, { businessReference: 'J-3', amount: 150, items }),
+    ]);
+    const refused = await runInProcess(['create', 'single', '--file', 'java.ndjson', '--yes'], { home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      "  records 1 (150.00 ≠ 140.00), 3 (150.00 ≠ 281.10): amount: differs from the items' total: --keep-amount sends the amount as given, --amount-from-items the items' total\n",
+    );
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('sends the items total with --amount-from-items, and says so', async () => {
     const home = homeFor(sandbox);
     writeNdjson(home, 'java.ndjson', [record(1, { businessReference: 'J-2', amount: 150, items })]);
