@@ -206,7 +206,7 @@ worksheet or --sheet NAME, blank rows skipped.
   formulas      their saved value; none saved, or an error (#N/A, #VALUE!),
                 is refused
   mobile        a number has lost its leading 0: warned; format the column
-                as text (the template does)
+                as text (the template does), or --fix-mobiles sends 0 + it
   dashboard     Customer Name, Customer Mobile Number, Customer Email, Invoice
                 Amount, Businesses reference number, Note are read as their
                 fields; dates from --sending-date, --release-date, --expiry-date

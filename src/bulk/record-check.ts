@@ -16,7 +16,7 @@ import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { generatedReference } from './content-key.js';
 import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
-import { contactWarnings } from '../schemas/contact-warnings.js';
+import { contactWarnings, withFixedMobile } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
 import { invoiceSending, type BulkKind, type CheckingKind, type RecordCheck } from './kind.js';
 
@@ -39,6 +39,8 @@ export interface RecordContext {
    */
   amountChoice?: AmountChoice;
   referencePrefix?: string;
+  /** Send each mobile number as its warning suggests (a leading 0 dropped, the + of +20 lost), telling the change. */
+  fixMobiles?: boolean;
   /**
    * With --drop-unknown-fields: each record is sent without the fields the spec does not list, counted here by
    * field (`items[n].sku`) as they are dropped.
@@ -70,8 +72,9 @@ export function parseRecord(text: string): { record: Record<string, unknown> } |
 
 /**
  * The record merged with the defaults and flags: dates resolved, the amount computed from the items when absent,
- * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash). An
- * amount that differs from its items is an issue, or with the merchant's choice a warning of what was decided.
+ * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash), and a
+ * mobile number as its warning suggests when --fix-mobiles asks. An amount that differs from its items is an issue,
+ * or with the merchant's choice a warning of what was decided, as is a mobile number changed.
  */
 export function mergeRecord(
   record: Record<string, unknown>,
@@ -99,7 +102,9 @@ export function mergeRecord(
   if (context.referencePrefix && raw.businessReference === undefined) {
     raw.businessReference = generatedReference(context.referencePrefix, canonical(), recordNumber);
   }
-  return { raw, issues: amount.issue ? [amount.issue] : [], decided: amount.decided ? [amount.decided] : [] };
+  const mobile = context.fixMobiles ? withFixedMobile(raw) : { invoice: raw };
+  const decided = [amount.decided, mobile.fixed].filter((warning) => warning !== undefined);
+  return { raw: mobile.invoice, issues: amount.issue ? [amount.issue] : [], decided };
 }
 
 /** Validates a merged record with the shared schema; issues of fields set by flags name the flag. */
