@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { makePrivateFolder } from '../private-file.js';
-import { undecodableMessage } from '../input/text-encoding.js';
+import { undecodableMessage } from '../input/encoding-messages.js';
 import { JournalWriter, journalVersion } from './journal.js';
 import type { BulkKind, CheckingKind, KindClient } from './kind.js';
 import { lockJournal } from './journal-lock.js';

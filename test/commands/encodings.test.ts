@@ -17,20 +17,23 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.api.reset(false));
 
-/** Windows-1256's byte of each character it has, built from the platform's own decoder. */
-const windows1256 = new Map<string, number>();
-for (let byte = 0; byte < 256; byte++)
-  windows1256.set(new TextDecoder('windows-1256').decode(Uint8Array.of(byte)), byte);
-
-/** `text` saved in Windows-1256, byte by byte, as Excel on an Arabic Windows writes it. */
-function inWindows1256(text: string): Buffer {
+/** `text` saved in a single-byte `encoding`, byte by byte, each byte found with the platform's own decoder. */
+function saved(encoding: 'windows-1256' | 'iso-8859-6', text: string): Buffer {
+  const decoder = new TextDecoder(encoding);
+  const bytes = new Map<string, number>();
+  for (let byte = 0; byte < 256; byte++) bytes.set(decoder.decode(Uint8Array.of(byte)), byte);
   return Buffer.from(
     [...text].map((char) => {
-      const byte = windows1256.get(char);
-      if (byte === undefined) throw new Error(`Windows-1256 has no ${char}`);
+      const byte = bytes.get(char);
+      if (byte === undefined) throw new Error(`${encoding} has no ${char}`);
       return byte;
     }),
   );
+}
+
+/** `text` saved in Windows-1256, as Excel on an Arabic Windows writes it. */
+function inWindows1256(text: string): Buffer {
+  return saved('windows-1256', text);
 }
 
 /** A sheet as Excel's "CSV (Comma delimited)" writes it on an Arabic Windows: Windows-1256, CRLF, no BOM. */
@@ -100,7 +103,7 @@ describe('a sheet saved in Windows-1256', () => {
     ]);
   });
 
-  it('read as ISO-8859-6 where it has no such letters, is refused naming ISO-8859-6', async () => {
+  it('read as ISO-8859-6 where it has letters that are none there, is refused naming Windows-1256', async () => {
     const home = homeFor(sandbox);
     // Some bytes of Arabic letters in Windows-1256 (0xDF, ك of اشتراك) are no character at all in ISO-8859-6.
     writeFileSync(join(home, 'sheet.csv'), arabicSheet);
@@ -109,8 +112,75 @@ describe('a sheet saved in Windows-1256', () => {
     });
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('is not ISO-8859-6 text');
+    expect(result.stderr).toContain('--file sheet.csv is Windows-1256 text, not ISO-8859-6');
+    expect(result.stderr).toContain('(اشتراك in Windows-1256, ');
     expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('Arabic in the wrong one of the two Arabic code pages', () => {
+  /** Names whose every byte is a letter in both code pages: read in the other, they are other names. */
+  const names = ['محمد علي', 'أحمد حسن', 'منى خالد'];
+  const sheetOf = (encoding: 'windows-1256' | 'iso-8859-6', rows: string[]) =>
+    saved(
+      encoding,
+      [
+        'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',
+        ...rows.map(
+          (name, index) => `W-${index + 1},${name},+2010012345${index}0,100,2030-01-01,2030-01-01,2030-02-01,Order`,
+        ),
+      ].join('\r\n') + '\r\n',
+    );
+
+  it('A Windows-1256 sheet of Arabic names declared `--encoding iso-8859-6`: refused, nothing sent.', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'names.csv'), sheetOf('windows-1256', names));
+    for (const args of [['--yes'], ['--yes', '--skip-invalid'], ['--dry-run']]) {
+      const result = await runInProcess(
+        ['create', 'single', '--file', 'names.csv', '--encoding', 'iso-8859-6', ...args],
+        { home },
+      );
+      expect(result.code, result.stderr).toBe(2);
+      // No byte is amiss, yet no word reads as ISO-8859-6 alone: the first word is shown as each reads it.
+      expect(result.stderr).toContain(
+        '✖ --file names.csv may be Windows-1256 text rather than ISO-8859-6: its Arabic reads as words in both, in other letters (line 2: محمد in Windows-1256, كحكد in ISO-8859-6), and no word of it is Arabic in ISO-8859-6 alone; nothing was sent.',
+      );
+      expect(result.stderr).toContain(
+        'Arabic Excel writes Windows-1256: pass --encoding windows-1256 if the first reads right',
+      );
+    }
+    expect((await received(sandbox)).count).toBe(0);
+
+    // A word with ي inside (سيد) is no Arabic word in ISO-8859-6: the sheet is Windows-1256, for certain.
+    writeFileSync(join(home, 'more.csv'), sheetOf('windows-1256', [...names, 'سيد رجب']));
+    const proven = await runInProcess(['create', 'single', '--file', 'more.csv', '--encoding', 'iso-8859-6', '--yes'], {
+      home,
+    });
+    expect(proven.code).toBe(2);
+    expect(proven.stderr).toContain(
+      '✖ --file more.csv is Windows-1256 text, not ISO-8859-6: read as ISO-8859-6, line 5 would become other letters (سيد in Windows-1256, سٍد in ISO-8859-6); nothing was sent.',
+    );
+    expect((await received(sandbox)).count).toBe(0);
+
+    const declared = await runInProcess(
+      ['create', 'single', '--file', 'more.csv', '--encoding', 'windows-1256', '--yes'],
+      { home },
+    );
+    expect(declared.code, declared.stderr).toBe(0);
+    const sent = (await sandbox.api.invoices()).map((invoice) => (invoice.request as typeof oneInvoice).customer.name);
+    expect(sent.sort()).toEqual([...names, 'سيد رجب'].sort());
+  });
+
+  it('reads an ISO-8859-6 sheet that shows itself so, with the names exactly as written', async () => {
+    const home = homeFor(sandbox);
+    // علي is ظنê in Windows-1256: a Latin letter among Arabic ones is no Arabic word.
+    writeFileSync(join(home, 'iso.csv'), sheetOf('iso-8859-6', names));
+    const result = await runInProcess(['create', 'single', '--file', 'iso.csv', '--encoding', 'iso-8859-6', '--yes'], {
+      home,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const sent = (await sandbox.api.invoices()).map((invoice) => (invoice.request as typeof oneInvoice).customer.name);
+    expect(sent.sort()).toEqual([...names].sort());
   });
 });
 

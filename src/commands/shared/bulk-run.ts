@@ -18,7 +18,7 @@ import { openBulkLedger } from './bulk-ledger.js';
 import { counted, ofRecords, RunEnd, withoutReferenceWarning } from './bulk-end.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
-import { undecodableMessage } from '../../input/text-encoding.js';
+import { undecodableMessage } from '../../input/encoding-messages.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { writeProblem } from '../../input/json-file.js';
 import { checkWritable, makePrivateFolder } from '../../private-file.js';
