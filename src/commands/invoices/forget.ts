@@ -7,7 +7,7 @@ import { instantOf, readLedger } from './ledger-of.js';
 
 /** `einvoice invoices forget --before DATE`: removes from the ledger what was sent before that day, for good. */
 export async function forgetInvoices(options: ForgetOptions, context: CommandContext): Promise<void> {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const before = instantOf('--before', options.before, session.profile.timeZone, 'start');
   const ledger = await readLedger(session, context);
   if (!ledger) {
