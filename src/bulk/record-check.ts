@@ -18,6 +18,7 @@ import { withoutUnknownFields } from '../schemas/unknown-fields.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings, withFixedMobile } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
+import { invoiceColumnsOf } from '../sheet/index.js';
 import { invoiceSending, type BulkKind, type CheckingKind, type RecordCheck } from './kind.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
@@ -207,6 +208,7 @@ export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>): Bul
   return {
     sending: invoiceSending(checks.kind),
     checking: (clock) => invoiceChecking({ ...checks, ...clock }),
+    columns: invoiceColumnsOf(checks.kind),
     referenceField: 'businessReference',
   };
 }

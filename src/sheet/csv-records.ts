@@ -192,6 +192,7 @@ export function readHeader(
   cells: readonly string[],
   options: Pick<CsvReadOptions, 'name' | 'ignoreColumns' | 'columns'>,
   row = 1,
+  format: 'csv' | 'xlsx' = 'csv',
 ): HeaderColumn[] {
   const ignored = new Set(options.ignoreColumns?.map((name) => name.trim().toLowerCase()));
   const columnSet = options.columns ?? invoiceColumns;
@@ -219,8 +220,8 @@ export function readHeader(
     throw new UsageError(`The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`, {
       issues: problems.map((problem) => ({ path: `header (row ${row})`, message: problem })),
       hint:
-        `--ignore-column NAME skips a column; ${columnSet.template} prints a header to start from.` +
-        '\nsee: einvoice help csv',
+        `--ignore-column NAME skips a column; ${columnSet.template(format)} prints ` +
+        `${format === 'xlsx' ? 'a workbook' : 'a header'} to start from.\nsee: einvoice help ${format === 'xlsx' ? 'excel' : 'csv'}`,
     });
   }
   return columns;

@@ -110,6 +110,7 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
             values.map((value) => headerText(value)),
             options,
             headerRow,
+            'xlsx',
           );
           fields = columns.map((column) => column.field);
           continue;

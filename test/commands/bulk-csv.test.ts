@@ -227,7 +227,11 @@ describe('a sheet refused before anything is sent', () => {
       'column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
     );
     expect(refused.stderr).toContain('column I "Region" is not an invoice field');
-    expect(refused.stderr).toContain('--ignore-column NAME');
+    expect(refused.stderr).toContain(
+      '--ignore-column NAME skips a column; einvoice template single --format csv prints a header to start from.\nsee: einvoice help csv',
+    );
+    const recurring = await runInProcess(['create', 'recurring', '--file', 'sheet.csv', '--yes'], { home });
+    expect(recurring.stderr).toContain('einvoice template recurring --format csv prints a header to start from.');
 
     writeFileSync(join(home, 'sheet.csv'), sheet.replace('custmer.mobile', 'customer.mobile'));
     const sent = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes', '--ignore-column', 'Region'], {

@@ -210,6 +210,31 @@ describe('a workbook made by another program', () => {
   });
 });
 
+describe('a header that names no field', () => {
+  it('is refused naming the cell, and points to the workbook template, whose header reads', async () => {
+    const home = homeFor(sandbox);
+    const typo = header.map((cell, index) => (index === 2 ? { shared: 'custmer.mobile' } : cell));
+    await writeHandMadeWorkbook(join(home, 'typo.xlsx'), { sheets: [{ name: 'Sheet1', rows: [typo, row('H-1')] }] });
+    const refused = await runInProcess(['create', 'single', '--file', 'typo.xlsx', '--dry-run'], { home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
+    );
+    const hinted = /; (einvoice template [^.]+) prints a workbook to start from\.\nsee: einvoice help excel/.exec(
+      refused.stderr,
+    )?.[1];
+    expect(hinted).toBe('einvoice template single --format xlsx');
+
+    // The command the hint names, followed literally, writes a workbook whose header this run reads.
+    const template = await runInProcess([...(hinted as string).split(' ').slice(1), '--output', 'start.xlsx'], {
+      home,
+    });
+    expect(template.code, template.stderr).toBe(0);
+    const checked = await runInProcess(['create', 'single', '--file', 'start.xlsx', '--dry-run'], { home });
+    expect(checked.stderr).not.toContain('header');
+  });
+});
+
 describe('dates typed as text with slashes', () => {
   /** Rows whose date cells are text, as a merchant types `05/12/2030` into a column formatted as text. */
   const textDates = (reference: string, sending: string, expiry: string) =>
