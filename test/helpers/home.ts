@@ -11,7 +11,8 @@ export function tempHome(): string {
 
 /**
  * The environment of a run: a clean one (no EINVOICE_* of the developer's shell) below `home`, CI set so nothing
- * prompts, with `env` on top (undefined removes a variable).
+ * prompts, TZ=UTC so a run's days are never the machine's zone's (a test of another zone, or of none, says so), with
+ * `env` on top (undefined removes a variable).
  */
 export function cliEnvironment(home: string, env: Record<string, string | undefined> = {}): Record<string, string> {
   const clean: Record<string, string> = {
@@ -20,6 +21,7 @@ export function cliEnvironment(home: string, env: Record<string, string | undefi
     XDG_STATE_HOME: join(home, '.local', 'state'),
     XDG_CONFIG_HOME: join(home, '.config'),
     CI: 'true',
+    TZ: 'UTC',
   };
   for (const [key, value] of Object.entries(env)) {
     if (value === undefined) delete clean[key];
