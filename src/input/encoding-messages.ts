@@ -56,6 +56,13 @@ export function undecodableMessage(
   };
 }
 
+/** A word of the input as a message quotes it: what cannot be seen, or was no character (U+FFFD), shown escaped. */
+function shownWord(word: string): string {
+  const shown = quotedVisibly(word);
+  if (!word.includes('\uFFFD')) return shown;
+  return `"${(shown === word ? word : shown.slice(1, -1)).replaceAll('\uFFFD', '\\uFFFD')}"`;
+}
+
 /** The refusal of Arabic Windows-1256 read as ISO-8859-6: the first word that shows it, as each reads it. */
 function misreadMessage(
   found: UndecodableBytes,
@@ -63,7 +70,7 @@ function misreadMessage(
   name: string,
   sheet: boolean,
 ): { problem: string; hint: string } {
-  const words = `${quotedVisibly(misread.likely)} in Windows-1256, ${quotedVisibly(misread.read)} in ISO-8859-6`;
+  const words = `${shownWord(misread.likely)} in Windows-1256, ${shownWord(misread.read)} in ISO-8859-6`;
   const saved = sheet ? "'CSV UTF-8'" : 'UTF-8';
   if (!misread.proven) {
     return {
@@ -82,4 +89,17 @@ function misreadMessage(
         "windows-1256, or save it as 'CSV UTF-8'."
       : 'Arabic Windows writes Windows-1256: pass --encoding windows-1256, or save it as UTF-8.',
   };
+}
+
+/**
+ * What the problems listed with the refusal of an input read in the wrong encoding are: those of its header and of
+ * its records (how many of each) read in the encoding it most likely is in, listed after where its bytes landed as
+ * read (`afterLanded`).
+ */
+export function secondLookWords(encoding: EncodingName, header: number, records: number, afterLanded: boolean): string {
+  const read = `Read as ${shown(encoding)}`;
+  if (header === 0 && records === 0) return `${read}, every record is valid.`;
+  const whose =
+    header > 0 && records > 0 ? 'its header and records have' : header > 0 ? 'its header has' : 'its records have';
+  return `${read}, ${whose} the ${afterLanded ? 'other problems listed' : 'problems above'}: correct them too.`;
 }

@@ -325,3 +325,60 @@ describe('flags and profiles', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 });
+
+describe('a sheet saved in the wrong encoding, with problems of its own', () => {
+  const rows = (header: string, amount: string, date: string) =>
+    inWindows1256(
+      [
+        header,
+        'P-1,محمد علي,+201155512345,499,2030-01-01,2030-01-01,2030-02-01,اشتراك شهري',
+        `P-2,سارة أحمد,+201098765432,${amount},2030-01-01,2030-01-01,2030-02-01,Delivery`,
+        `P-3,يوسف,+201001234567,100,${date},2030-01-01,2030-02-01,Order`,
+      ].join('\r\n') + '\r\n',
+    );
+  const header = 'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note';
+
+  it('tells its header and rows as read in the encoding it most likely is in, so one run shows all there is to correct', async () => {
+    // The header names no field, a row has an amount of three decimals, another a date with slashes.
+    const home = homeFor(sandbox);
+    writeFileSync(
+      join(home, 'sheet.csv'),
+      rows(header.replace('customer.mobile', 'custmer.mobile'), '12.345', '05/01/2030'),
+    );
+    const first = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
+
+    expect(first.code).toBe(2);
+    expect(first.stderr.split('\n').slice(0, 5)).toEqual([
+      '✖ --file sheet.csv is not UTF-8 text: line 2 holds bytes that are not UTF-8 (from byte 100); nothing was sent.',
+      '  header (row 1): column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
+      '  row 3, column amount (D): must have at most two decimals',
+      '  row 4, column sendingDate (E): is 05/01/2030: a date with slashes is read only as declared, with --date-format DD/MM/YYYY',
+      "This sheet looks like it was saved as 'CSV (Comma delimited)' on an Arabic Windows (Windows-1256): save it as 'CSV UTF-8', or pass --encoding windows-1256. Read as Windows-1256, its header and records have the problems above: correct them too.",
+    ]);
+    expect((await received(sandbox)).count).toBe(0);
+
+    const dryRun = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--dry-run'], { home });
+    expect(dryRun.stderr).toContain('its header and records have the problems above');
+
+    // Each problem corrected as told, in one go: the next run sends every row.
+    writeFileSync(join(home, 'sheet.csv'), rows(header, '12.35', '2030-01-05'));
+    const second = await runInProcess(
+      ['create', 'single', '--file', 'sheet.csv', '--yes', '--encoding', 'windows-1256'],
+      {
+        home,
+      },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect((await received(sandbox)).count).toBe(3);
+  });
+
+  it('says every record is valid read so, when the encoding was all that was wrong', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), rows(header, '12.35', '2030-01-05'));
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--dry-run'], { home });
+    expect(result.code).toBe(2);
+    // Where the bytes landed as read, then what the encoding it most likely is in makes of the records.
+    expect(result.stderr).toContain('  rows 2-4: column customer.name (B): holds characters that could not be read');
+    expect(result.stderr).toContain('or pass --encoding windows-1256. Read as Windows-1256, every record is valid.');
+  });
+});

@@ -13,13 +13,14 @@ import {
   type RecordResult,
   type SendOutcome,
   type Shard,
+  WrongEncodingError,
 } from '../../bulk/index.js';
 import type { ManyInvoices } from '../../sheet/index.js';
 import { openBulkLedger } from './bulk-ledger.js';
 import { counted, ofRecords, RunEnd, withoutReferenceWarning } from './bulk-end.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
-import { undecodableMessage } from '../../input/encoding-messages.js';
+import { refusedForItsEncoding, withSecondLook } from './bulk-encoding.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { writeProblem } from '../../input/json-file.js';
 import { checkWritable, makePrivateFolder } from '../../private-file.js';
@@ -91,7 +92,7 @@ export async function runBulkCommand(
   try {
     // The kind checks each record with what the ledger holds from other journals (an invoice sent before).
     const kind = command.kind(ledger?.lookup());
-    const run = await planBulk({
+    const request: BulkRequest = {
       kind,
       input,
       sheet: { ...settings.sheet, timeZone: profile.timeZone, dayRead: session.zone.dayRead },
@@ -105,6 +106,9 @@ export async function runBulkCommand(
       // The sandbox's clock when the target is a sandbox whose clock was moved.
       now: await session.now(),
       signal: context.signal,
+    };
+    const run = await planBulk(request).catch(async (error: unknown) => {
+      throw error instanceof WrongEncodingError ? await withSecondLook(request, error, error.found) : error;
     });
     /** Time spent waiting for the merchant's answer to the question: not the run's. */
     let answeringMs = 0;
@@ -150,7 +154,7 @@ export async function runBulkCommand(
         context,
       );
       ledger?.planned(plan, kind.sending.name);
-      const deciding = { settings, session, input, context, end, journal: journal?.shown, words: kind.words };
+      const deciding = { settings, session, request, context, end, journal: journal?.shown, words: kind.words };
       if (await decide(plan, command, deciding)) {
         const asked = Date.now();
         await asking(context, () => command.confirm(plan)).catch(tellingRefusal(plan, end, dryRun));
@@ -237,7 +241,8 @@ async function asking(context: CommandContext, ask: () => Promise<void>): Promis
 interface Deciding {
   settings: BulkRunSettings;
   session: Session;
-  input: ManyInvoices;
+  /** What the run was asked to do: its file, its kind. */
+  request: BulkRequest;
   context: CommandContext;
   end: RunEnd;
   /** The journal as messages name it. */
@@ -251,7 +256,8 @@ interface Deciding {
  * announces the run. Resolves true when there is something to send and the command may ask.
  */
 async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Promise<boolean> {
-  const { settings, session, input, context, end } = deciding;
+  const { settings, session, context, end } = deciding;
+  const { input } = deciding.request;
   const { terminal } = session;
   const { dryRun } = settings;
   const { words } = deciding;
@@ -271,9 +277,9 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   const undecodable = input.undecodable();
   if (undecodable) {
     plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
-    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-    await end.refused(hint);
-    throw new UsageError(`${problem}; nothing was sent.`, { issues: groupedFindings(plan.issues), hint });
+    const refusal = await refusedForItsEncoding(deciding.request, undecodable, plan.issues);
+    await end.refused(refusal.hint ?? '');
+    throw refusal;
   }
   if (plan.issues.length > 0 && !settings.skipInvalid) {
     plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
