@@ -7,6 +7,7 @@ import { RecordResults, type RecordResult } from './results.js';
 import type { JournalWriter } from './journal.js';
 import type { CheckingKind } from './kind.js';
 import { toMinorUnits } from '../schemas/money.js';
+import { NamesSample } from './names-sample.js';
 
 // Plans a batch before anything is sent: every record of the shard is checked by its kind (record-check.ts for an
 // invoice, refund-check.ts for a refund), given its content key, checked against the earlier records of the file
@@ -79,6 +80,8 @@ export interface Plan {
    * cannot know they were created, and would create them again.
    */
   withoutReference: number;
+  /** A few of the names the records to send reach their customers by, as they will be sent (`nameOf`). */
+  names: string[];
   resume?: ResumeCounts;
 }
 
@@ -115,6 +118,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     if (kind.amountOf && body) inFile.totalMinor += toMinorUnits(kind.amountOf(body));
   };
   const sendOrder: number[] = [];
+  const names = new NamesSample();
   const previouslySentIndexes = new Set<number>();
   const place = options.place ?? recordAndLine;
 
@@ -229,6 +233,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference, amountMinor: kind.amountOf && toMinorUnits(kind.amountOf(body)) });
     } else if (journal) resume.new += 1;
     toSend += 1;
+    names.add(kind.nameOf?.(body));
     if (kind.amountOf) totalMinor += toMinorUnits(kind.amountOf(body));
     if (checked.referenceless) withoutReference += 1;
     if (checked.expired) alreadyExpired += 1;
@@ -271,6 +276,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     heldForDates,
     heldForWarnings,
     withoutReference,
+    names: names.names(),
     resume: journal ? resume : undefined,
   };
 }

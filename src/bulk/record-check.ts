@@ -199,6 +199,7 @@ function invoiceRules(checks: InvoiceChecks): CheckingKind {
     words: invoiceWords(checks.kind),
     ownReference: (record) => stringField(record.businessReference ?? checks.flags.businessReference),
     resendable: (body) => body.businessReference !== undefined,
+    nameOf: (body) => stringField((body.customer as { name?: unknown } | undefined)?.name),
     // Rule 2.3.2: the same businessReference, amount and sendingDate are the same invoice; only the first is sent.
     sameAs: (body) =>
       body.businessReference === undefined

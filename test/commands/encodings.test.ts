@@ -171,6 +171,37 @@ describe('Arabic in the wrong one of the two Arabic code pages', () => {
     expect(sent.sort()).toEqual([...names, 'سيد رجب'].sort());
   });
 
+  it('shows in a dry run a few names as they will be sent, Arabic first, whatever cannot be seen escaped', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'names.csv'), sheetOf('windows-1256', ['Amr Hassan', ...names, 'Mona\u200e Adel']));
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'names.csv', '--encoding', 'windows-1256', '--dry-run'],
+      { home },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'Names as they will be sent: "محمد علي", "أحمد حسن", "منى خالد" (of the 5 records to send).',
+    );
+    // Read in the wrong one of the two code pages, it is refused before any name is shown.
+    const wrong = await runInProcess(
+      ['create', 'single', '--file', 'names.csv', '--encoding', 'iso-8859-6', '--dry-run'],
+      {
+        home,
+      },
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).not.toContain('Names as they will be sent');
+
+    writeFileSync(join(home, 'latin.csv'), sheetOf('windows-1256', ['Mona\u200e Adel']));
+    const latin = await runInProcess(
+      ['create', 'single', '--file', 'latin.csv', '--encoding', 'windows-1256', '--dry-run'],
+      {
+        home,
+      },
+    );
+    expect(latin.stderr).toContain('Names as they will be sent: "Mona\\u200E Adel".');
+  });
+
   it('reads an ISO-8859-6 sheet that shows itself so, with the names exactly as written', async () => {
     const home = homeFor(sandbox);
     // علي is ظنê in Windows-1256: a Latin letter among Arabic ones is no Arabic word.

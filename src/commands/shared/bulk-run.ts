@@ -27,6 +27,7 @@ import { checkWritable, makePrivateFolder } from '../../private-file.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
+import { visible } from '../../schemas/visible-text.js';
 import { groupedFindings } from '../../output/findings.js';
 
 /** A run over a file as its command's flags ask for it, the defaults applied (`bulkRunOf()`). */
@@ -356,6 +357,12 @@ function announce(
   }
   if (plan.issues.length > 0) {
     terminal.warn(`Invalid records are skipped (--skip-invalid):\n${listed(groupedFindings(plan.issues))}`);
+  }
+  // What customers will read, for a person to see the file was read in its own encoding (Arabic as typed).
+  if (settings.dryRun && plan.names.length > 0) {
+    const names = plan.names.map((name) => `"${terminalSafe(visible(name))}"`).join(', ');
+    const of = plan.names.length === plan.toSend ? '' : ` (of the ${formatCount(plan.toSend)} records to send)`;
+    terminal.info(`Names as they will be sent: ${names}${of}.`);
   }
 }
 
