@@ -58,6 +58,9 @@ Choosing the service
 The terminal
   CI                      set (and not "false" or "0"): never prompt; bulk
                           progress is a plain line every few seconds
+  EINVOICE_ACTION         true (the GitHub Action sets it): what to change is
+                          named as the workflow sets it, strict: false for
+                          --no-strict
   NO_COLOR                set: no colour (as --no-color)
   FORCE_COLOR             set (and not "0"): colour even when not on a terminal
   TERM=dumb               no colour, no spinner, no progress bar
