@@ -71,3 +71,18 @@ describe('the words of a refused run', () => {
     expect(result.stderr).toContain('--keep-amount sends 150.00');
   });
 });
+
+describe('the error a command ends with', () => {
+  it('names the input in its annotation where the Action runs einvoice', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'one.json'), '{}');
+    const result = await runInProcess(['create', 'single', '--file', 'one.json', '--date-format', 'DD/MM/YYYY'], {
+      home,
+      env: { GITHUB_ACTIONS: 'true', EINVOICE_ACTION: 'true' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '::error title=einvoice::date-format applies only to a sheet, a CSV or .xlsx --file; nothing was sent.',
+    );
+  });
+});

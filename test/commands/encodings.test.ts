@@ -403,6 +403,31 @@ describe('a sheet saved in the wrong encoding, with problems of its own', () => 
     expect((await received(sandbox)).count).toBe(3);
   });
 
+  it('reads the rest of the file for its encoding when its header is refused before its first Arabic row', async () => {
+    const home = homeFor(sandbox);
+    // 5,000 rows without Arabic come first: the header is refused long before the reading meets Windows-1256.
+    const plain = Array.from(
+      { length: 5000 },
+      (_, index) => `L-${index},Amr Hassan,+201001234567,100,2030-01-01,2030-01-01,2030-02-01,Order ${index}`,
+    );
+    const bytes = inWindows1256(
+      [
+        header.replace('note', 'notes'),
+        ...plain,
+        'L-5000,محمد علي,+201155512345,12.345,2030-01-01,2030-01-01,2030-02-01,x',
+      ].join('\r\n') + '\r\n',
+    );
+    writeFileSync(join(home, 'late.csv'), bytes);
+    const result = await runInProcess(['create', 'single', '--file', 'late.csv', '--dry-run'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n').slice(0, 3)).toEqual([
+      `✖ --file late.csv is not UTF-8 text: line 5002 holds bytes that are not UTF-8 (from byte ${bytes.findIndex((byte) => byte >= 0x80) + 1}); nothing was sent.`,
+      '  header (row 1): column H "notes" is not an invoice field; did you mean note?',
+      '  row 5002, column amount (D): must have at most two decimals',
+    ]);
+  });
+
   it('says every record is valid read so, when the encoding was all that was wrong', async () => {
     const home = homeFor(sandbox);
     writeFileSync(join(home, 'sheet.csv'), rows(header, '12.35', '2030-01-05'));
