@@ -225,7 +225,12 @@ function invoiceRules(checks: InvoiceChecks): CheckingKind {
         ...(expired ? { cause: 'has already passed: the customer could not pay it', figure: dates?.expiryDate } : {}),
       }));
       const toLookAt: FieldIssue[] = contactWarnings(body ?? merged.raw);
-      const sentAnyway = (issue: FieldIssue) => ({ ...issue, message: `${issue.message}; sent (--allow-expired)` });
+      // Told as sent whether its line names one record or many (the cause).
+      const sentAnyway = (issue: FieldIssue) => ({
+        ...issue,
+        message: `${issue.message}; sent (--allow-expired)`,
+        ...(issue.cause === undefined ? {} : { cause: `${issue.cause}; sent (--allow-expired)` }),
+      });
       const warnings = [...merged.decided, ...(checks.allowExpired ? datesIssues.map(sentAnyway) : []), ...toLookAt];
       const expired = problems.some((problem) => problem.expired);
       if (!body) {

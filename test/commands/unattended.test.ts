@@ -190,6 +190,31 @@ describe('one run tells the whole truth', () => {
   });
 });
 
+describe('records sent with --allow-expired', () => {
+  it('are one line that says they were sent, each expiry beside its record', async () => {
+    // The expiries below are the ends of UTC's days.
+    const home = homeFor(sandbox, { timeZone: 'UTC' });
+    const expired = (index: number, expiryDate: string) =>
+      record(index, {
+        businessReference: `X-${index}`,
+        sendingDate: '2022-01-01',
+        releaseDate: '2022-01-01',
+        expiryDate,
+      });
+    writeNdjson(home, 'expired.ndjson', [expired(1, '2022-02-01'), expired(2, '2022-03-01')]);
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'expired.ndjson', '--dry-run', '--allow-expired'],
+      {
+        home,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '  records 1 (2022-02-01T23:59:59.999Z), 2 (2022-03-01T23:59:59.999Z): expiryDate: has already passed: the customer could not pay it; sent (--allow-expired)\n',
+    );
+  });
+});
+
 describe('mobile numbers of the Egyptian plan', () => {
   const mobiles = {
     '010123456': '010123456 is not an Egyptian mobile: 9 digits, one has 11',
