@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { savedIn } from '../helpers/code-pages.js';
 import { homeFor } from '../helpers/profile.js';
 
 // Text arrives in the encoding it was saved in, or is refused: a sheet Excel saved as "CSV (Comma delimited)" on an
@@ -17,23 +18,9 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.api.reset(false));
 
-/** `text` saved in a single-byte `encoding`, byte by byte, each byte found with the platform's own decoder. */
-function saved(encoding: 'windows-1256' | 'iso-8859-6', text: string): Buffer {
-  const decoder = new TextDecoder(encoding);
-  const bytes = new Map<string, number>();
-  for (let byte = 0; byte < 256; byte++) bytes.set(decoder.decode(Uint8Array.of(byte)), byte);
-  return Buffer.from(
-    [...text].map((char) => {
-      const byte = bytes.get(char);
-      if (byte === undefined) throw new Error(`${encoding} has no ${char}`);
-      return byte;
-    }),
-  );
-}
-
 /** `text` saved in Windows-1256, as Excel on an Arabic Windows writes it. */
 function inWindows1256(text: string): Buffer {
-  return saved('windows-1256', text);
+  return savedIn('windows-1256', text);
 }
 
 /** A sheet as Excel's "CSV (Comma delimited)" writes it on an Arabic Windows: Windows-1256, CRLF, no BOM. */
@@ -122,7 +109,7 @@ describe('Arabic in the wrong one of the two Arabic code pages', () => {
   /** Names whose every byte is a letter in both code pages: read in the other, they are other names. */
   const names = ['محمد علي', 'أحمد حسن', 'منى خالد'];
   const sheetOf = (encoding: 'windows-1256' | 'iso-8859-6', rows: string[]) =>
-    saved(
+    savedIn(
       encoding,
       [
         'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',

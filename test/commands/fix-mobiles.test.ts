@@ -160,32 +160,19 @@ describe('a sheet of mobiles a spreadsheet mangled', () => {
   });
 });
 
+/** `create single` of one invoice to `mobile`, with --fix-mobiles. */
+function oneInvoice(mobile: string): string[] {
+  return [
+    ...['create', 'single', '--customer-name', 'Amr', '--customer-mobile', mobile, '--amount', '100'],
+    ...['--sending-date', '2030-01-01', '--release-date', '2030-01-01', '--expiry-date', '2030-02-01'],
+    ...['--note', 'Order', '--yes', '--fix-mobiles'],
+  ];
+}
+
 describe('one invoice', () => {
   it('sends the mobile its warning suggests with --fix-mobiles, naming the flag it came from', async () => {
     const home = homeFor(sandbox);
-    const result = await runInProcess(
-      [
-        'create',
-        'single',
-        '--customer-name',
-        'Amr',
-        '--customer-mobile',
-        '1012345678',
-        '--amount',
-        '100',
-        '--sending-date',
-        '2030-01-01',
-        '--release-date',
-        '2030-01-01',
-        '--expiry-date',
-        '2030-02-01',
-        '--note',
-        'Order',
-        '--yes',
-        '--fix-mobiles',
-      ],
-      { home },
-    );
+    const result = await runInProcess(oneInvoice('1012345678'), { home });
 
     expect(result.code, result.stderr).toBe(0);
     expect((await received(sandbox)).last?.request).toMatchObject({ customer: { mobile: '01012345678' } });
@@ -197,29 +184,7 @@ describe('one invoice', () => {
 
   it('leaves a number with no one reading as it is, with its warning', async () => {
     const home = homeFor(sandbox);
-    const result = await runInProcess(
-      [
-        'create',
-        'single',
-        '--customer-name',
-        'Amr',
-        '--customer-mobile',
-        '010123456',
-        '--amount',
-        '100',
-        '--sending-date',
-        '2030-01-01',
-        '--release-date',
-        '2030-01-01',
-        '--expiry-date',
-        '2030-02-01',
-        '--note',
-        'Order',
-        '--yes',
-        '--fix-mobiles',
-      ],
-      { home },
-    );
+    const result = await runInProcess(oneInvoice('010123456'), { home });
 
     expect(result.code, result.stderr).toBe(0);
     expect((await received(sandbox)).last?.request).toMatchObject({ customer: { mobile: '010123456' } });
