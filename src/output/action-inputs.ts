@@ -26,9 +26,11 @@ export const actionInputs: Readonly<Record<string, ActionInput>> = {
   '--allow-expired': { input: 'allow-expired', value: 'true' },
   '--drop-unknown-fields': { input: 'drop-unknown-fields', value: 'true' },
   '--resend-uncertain': { input: 'resend-uncertain', value: 'true' },
+  '--fix-mobiles': { input: 'fix-mobiles', value: 'true' },
   '--format': { input: 'format', values: /^(?:csv|ndjson|json|xlsx)$/ },
   '--encoding': { input: 'encoding', values: /^(?:utf-8|utf-16le|utf-16be|windows-1256|iso-8859-6)$/ },
   '--date-format': { input: 'date-format', values: /^(?:DD\/MM\/YYYY|YYYY-MM-DD)$/ },
+  '--sheet': { input: 'sheet' },
   '--delimiter': { input: 'delimiter', values: /^(?:"[^"]+"|tab)$/ },
   '--ignore-column': { input: 'ignore-column' },
   '--concurrency': { input: 'concurrency' },
@@ -39,6 +41,8 @@ export const actionInputs: Readonly<Record<string, ActionInput>> = {
   '--expect-total': { input: 'expect-total' },
   '--mark-refunded': { input: 'mark-refunded' },
   '--mark-not-refunded': { input: 'mark-not-refunded' },
+  '--mark-created': { input: 'mark-created' },
+  '--mark-not-created': { input: 'mark-not-created' },
 };
 
 /** True where the Action runs einvoice: its step sets EINVOICE_ACTION=true. */

@@ -70,6 +70,12 @@ describe('inActionWords', () => {
     ['--reference-prefix gives each one a reference', 'reference-prefix gives each one a reference'],
     ['--mark-refunded NUMBER if it was made', 'mark-refunded: NUMBER if it was made'],
     ['--resend-uncertain sends them again', 'resend-uncertain: true sends them again'],
+    [
+      'format the column as text, or pass --fix-mobiles to send 01012345678',
+      'format the column as text, or set fix-mobiles: true to send 01012345678',
+    ],
+    ['sent as 01012345678 (--fix-mobiles)', 'sent as 01012345678 (fix-mobiles: true)'],
+    ['--sheet NAME reads another worksheet', 'sheet: NAME reads another worksheet'],
   ])('%s', (cli, action) => {
     expect(inActionWords(cli)).toBe(action);
   });
