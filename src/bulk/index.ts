@@ -3,6 +3,7 @@
 
 export { planBulk, type BulkRequest, type PlannedRun, type SendHooks } from './run.js';
 export type { MerchantWord, RecordMark, Settled } from './merchant-word.js';
+export { lookInLikelyEncoding, WrongEncodingError, type SecondLook } from './second-look.js';
 export type { BulkKind, KindOptions, KindWords, LedgerLookup, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';

@@ -16,45 +16,46 @@ const whole = () => z.int({ error: 'must be a whole number' }).min(1, { error: '
 const marked = () => ({ marked: z.literal(true).optional(), at: utcInstant().optional() });
 
 /** The schema of each entry, made when a journal is first checked: a run that imports none never builds them. */
-const entrySchemas = () => [
-  z.object({
-    type: z.literal('run'),
-    version: z.int({ error: 'must be a whole number' }),
-    at: utcInstant(),
-    resolveDatesAt: utcInstant(),
-    kind: z.enum(['single', 'recurring', 'refund'], { error: 'must be single, recurring or refund' }),
-    input: text(),
-    shard: text().optional(),
-    environment: text(),
-    service: text(),
-  }),
-  z.object({
-    type: z.literal('planned'),
-    key: text(),
-    record: whole(),
-    line: whole().optional(),
-    businessReference: text().optional(),
-    body: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
-  }),
-  z.object({ type: z.literal('sent'), key: text(), at: utcInstant() }),
-  z.object({
-    type: z.literal('created'),
-    key: text(),
-    invoiceNumber: invoiceNumber().optional(),
-    alreadyExisted: z.boolean({ error: 'must be true or false' }).optional(),
-    sandboxState: text().optional(),
-    ...marked(),
-  }),
-  z.object({
-    type: z.literal('failed'),
-    key: text(),
-    error: errorText(),
-    status: z.int({ error: 'must be a whole number' }).optional(),
-    code: errorText().optional(),
-    ...marked(),
-  }),
-  z.object({ type: z.literal('uncertain'), key: text(), error: errorText() }),
-] as const;
+const entrySchemas = () =>
+  [
+    z.object({
+      type: z.literal('run'),
+      version: z.int({ error: 'must be a whole number' }),
+      at: utcInstant(),
+      resolveDatesAt: utcInstant(),
+      kind: z.enum(['single', 'recurring', 'refund'], { error: 'must be single, recurring or refund' }),
+      input: text(),
+      shard: text().optional(),
+      environment: text(),
+      service: text(),
+    }),
+    z.object({
+      type: z.literal('planned'),
+      key: text(),
+      record: whole(),
+      line: whole().optional(),
+      businessReference: text().optional(),
+      body: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }),
+    }),
+    z.object({ type: z.literal('sent'), key: text(), at: utcInstant() }),
+    z.object({
+      type: z.literal('created'),
+      key: text(),
+      invoiceNumber: invoiceNumber().optional(),
+      alreadyExisted: z.boolean({ error: 'must be true or false' }).optional(),
+      sandboxState: text().optional(),
+      ...marked(),
+    }),
+    z.object({
+      type: z.literal('failed'),
+      key: text(),
+      error: errorText(),
+      status: z.int({ error: 'must be a whole number' }).optional(),
+      code: errorText().optional(),
+      ...marked(),
+    }),
+    z.object({ type: z.literal('uncertain'), key: text(), error: errorText() }),
+  ] as const;
 
 let byType: Map<string, z.ZodType> | undefined;
 

@@ -6,7 +6,8 @@ import { journalHeader, type JournalHeader } from '../../ledger/journal-import.j
 import { sentNoun } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { formatCount } from '../../schemas/number-text.js';
-import { openSession } from '../../session.js';
+import { resolveProfile, type Profile } from '../../config/profile.js';
+import { createTerminal } from '../../output/terminal.js';
 import type { ImportOptions } from './flags.js';
 
 /** A journal named on the command line, its first line read. */
@@ -22,25 +23,24 @@ interface Named {
  * any of them imports none. A record is keyed by its journal's id, so importing again adds nothing.
  */
 export async function importJournals(journals: string[], options: ImportOptions, context: CommandContext) {
-  const session = await openSession(options, context);
-  const { terminal, profile } = session;
+  // Each journal names its environment: no environment is selected, so none is announced.
+  const terminal = createTerminal(context, options);
   // Every journal's first line is read before any is imported: a wrong file named among many imports none.
   const named = await Promise.all(journals.map((given) => namedJournal(given, context)));
-  const off = named.find(
-    ({ header }) => header.run.environment === profile.name && (!profile.ledger || options.ledger === false),
-  );
-  if (off) {
+  // --env says which environment's ledger the journals go into: one of another environment imports none.
+  const other =
+    options.env === undefined ? undefined : named.find(({ header }) => header.run.environment !== options.env);
+  if (other) {
     throw new UsageError(
-      `The ledger of ${profile.name} is off (ledger: false in the profile, or --no-ledger); nothing was imported.`,
+      `${other.given} is the journal of a run sent to ${other.header.run.environment}, not ${options.env} (--env); nothing was imported.`,
+      { hint: 'Leave out --env: each journal goes into the ledger of the environment it names.' },
     );
   }
+  const profiles = await profilesOf(named, options, context);
   const ledgers = new Map<string, Ledger>();
   try {
-    for (const { header } of named) {
-      const environment = header.run.environment;
-      if (!ledgers.has(environment)) {
-        ledgers.set(environment, (await Ledger.open(ledgerFile(environment, context.env), { create: true })) as Ledger);
-      }
+    for (const environment of profiles.keys()) {
+      ledgers.set(environment, (await Ledger.open(ledgerFile(environment, context.env), { create: true })) as Ledger);
     }
     const ledgerOf = (journal: Named) => ledgers.get(journal.header.run.environment) as Ledger;
     // Each journal read whole, every line checked, before anything is recorded.
@@ -66,18 +66,20 @@ export async function importJournals(journals: string[], options: ImportOptions,
     }
     for (const [index, journal] of named.entries()) {
       const { header } = journal;
+      const environment = header.run.environment;
+      const currency = profiles.get(environment)?.currency;
       const ledger = ledgerOf(journal);
       const before = ledger.size();
       const recorded = await ledger.importJournal(journal.path, index, {
         journal: journal.path,
         header,
         via: 'import',
-        ...(profile.currency ? { currency: profile.currency } : {}),
+        ...(currency ? { currency } : {}),
       });
       const added = ledger.size() - before;
       terminal.info(
-        `${journal.given}: ${formatCount(recorded)} ${sentNoun(header.run.kind)} sent to ` +
-          `${header.run.environment} (run ${header.id}), ${formatCount(added)} new in the ledger.`,
+        `${journal.given}: ${formatCount(recorded)} ${sentNoun(header.run.kind)} sent to ${environment} ` +
+          `(run ${header.id}), ${formatCount(added)} new in the ledger.`,
       );
     }
   } finally {
@@ -102,4 +104,32 @@ async function namedJournal(given: string, context: CommandContext): Promise<Nam
     );
   }
   return { given, path, header };
+}
+
+/**
+ * The profile of each environment the journals name. An environment needs no profile entry to keep its ledger, only
+ * not one that turns the ledger off.
+ */
+async function profilesOf(
+  named: readonly Named[],
+  options: ImportOptions,
+  context: CommandContext,
+): Promise<Map<string, Profile>> {
+  const profiles = new Map<string, Profile>();
+  for (const environment of new Set(named.map(({ header }) => header.run.environment))) {
+    const profile = await resolveProfile({
+      env: environment,
+      config: options.config,
+      cwd: context.cwd,
+      environment: context.env,
+      use: 'ledger',
+    });
+    if (!profile.ledger || options.ledger === false) {
+      throw new UsageError(
+        `The ledger of ${environment} is off (${options.ledger === false ? '--no-ledger' : `ledger: false in ${profile.configFile ?? 'the profile file'}`}); nothing was imported.`,
+      );
+    }
+    profiles.set(environment, profile);
+  }
+  return profiles;
 }

@@ -32,7 +32,7 @@ export async function settleInvoice(id: string, options: SettleOptions, context:
     );
   }
   const word = words[said[0] as Word];
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const ledger = await readLedger(session, context);
   if (!ledger) throw new UsageError(`Nothing to settle: ${emptyLedgerNote(session, context)}`);
   const at = new Date().toISOString();

@@ -11,7 +11,7 @@ import { emptyLedgerNote, readLedger } from './ledger-of.js';
  * and every request that met it.
  */
 export async function showInvoice(numberOrReference: string, options: ShowOptions, context: CommandContext) {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const { terminal } = session;
   const ledger = await readLedger(session, context);
   let found;
