@@ -2,6 +2,8 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ledgerBusyTimeoutMs, openLedgerFile } from './database.js';
 import { invoiceFields, minorOf, type InvoiceEntry, type LedgerEntry, type RefundEntry } from './entries.js';
 import { filterSql, type LedgerFilter } from './filter.js';
+import { invoicesOnce } from './per-invoice.js';
+import type { ReconcileLedgerInvoice } from './reconcile.js';
 
 // The merchant's ledger of one environment: every invoice and refund einvoice sent there from this machine, or
 // imported from a journal. A request is one row, keyed so that recording it again (a rerun, an import) updates it.
@@ -307,6 +309,11 @@ export class Ledger {
       const { refund, ...invoice } = row;
       yield { invoice, ...(refund ? { refund: JSON.parse(refund) as LedgerRefund } : {}) };
     }
+  }
+
+  /** The invoices sent within `filter`'s instants, one entry per invoice however often it was sent. */
+  *perInvoice(filter: Pick<LedgerFilter, 'since' | 'until'>): Generator<ReconcileLedgerInvoice> {
+    yield* invoicesOnce(this.#db, filter);
   }
 
   /** The invoices with this number or businessReference, newest first, each with its body and refunds. */
