@@ -5,4 +5,12 @@
 export { readInvoiceFile, type InvoiceFileInput, type RecordFormat } from './input-format.js';
 export { recordsOf, type ManyInvoices, type SheetOptions } from './sheet-records.js';
 export { ndjsonRecords, recordAndLine, type IssuePlace, type RecordFinding, type SourceRecord } from './records.js';
-export { refundColumns, resolveColumn, type ColumnSet, type ResolvedColumn } from './csv-columns.js';
+export {
+  orderColumns,
+  refundColumns,
+  resolveColumn,
+  type ColumnSet,
+  type OrderColumnNames,
+  type OrderColumnSet,
+  type ResolvedColumn,
+} from './csv-columns.js';
