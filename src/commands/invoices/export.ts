@@ -8,6 +8,7 @@ import { exportColumns, exportRow, type ExportValue } from '../../ledger/export-
 import type { LedgerInvoice, LedgerRefund } from '../../ledger/ledger.js';
 import { wallClockIn } from '../../schemas/time-zone.js';
 import { WorkbookStream, type WorkbookColumn, type WorkbookValue } from '../../workbook-writer.js';
+import { csvCell } from '../../output/csv-cell.js';
 import { writeLines } from '../../output/write-lines.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { openPrivate } from '../../private-file.js';
@@ -50,7 +51,7 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
           const row = exportRow(invoice, refund);
           count += 1;
           yield options.format === 'csv'
-            ? `${exportColumns.map((column) => csvCell(row[column])).join(',')}\r`
+            ? `${exportColumns.map((column) => csvCellOf(row[column])).join(',')}\r`
             : JSON.stringify(Object.fromEntries(exportColumns.map((column) => [column, jsonValue(row[column])])));
         }
       };
@@ -105,13 +106,9 @@ function workbookValue(value: ExportValue, timeZone: string): WorkbookValue {
   return value.value;
 }
 
-/** A CSV cell: quoted when it holds a comma, a quote or a line end. */
-function csvCell(value: ExportValue): string {
-  if (value.type === 'empty') return '';
-  let text = value.value;
-  // Text a spreadsheet would run as a formula is kept as text; + and - begin mobiles and amounts, and stay.
-  if (value.type === 'text' && /^[=@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** A CSV cell of a value: a text cell a spreadsheet would run as a formula is kept as text. */
+function csvCellOf(value: ExportValue): string {
+  return csvCell(value.type === 'empty' ? null : value.value, value.type === 'text');
 }
 
 function jsonValue(value: ExportValue): string | null {
