@@ -11,6 +11,7 @@ export type { SendEntry, SendOutcome, SettledRecord } from './send.js';
 export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
-export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { csvField, reportFormat, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { xmlText } from './report-junit.js';
 export { contentHash } from './content-key.js';
 export type { JournalEntry } from './journal.js';

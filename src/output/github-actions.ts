@@ -111,7 +111,7 @@ export function group(title: string, lines: readonly string[]): string {
 }
 
 /** Text fit for a cell of a Markdown table: one line, no HTML, no Markdown markup. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return terminalSafe(text)
     .replace(/\s*[\r\n]+\s*/g, ' ')
     .replace(/&/g, '&amp;')

@@ -1,6 +1,7 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { wholeNumberFlag } from '../../input/flag-parsers.js';
 import type { OptionsOf, Root } from '../root.js';
+import { declareReconcile } from './reconcile-flags.js';
 
 // `einvoice invoices list|show|export|import|forget`: the merchant's ledger of what einvoice sent from this machine
 // (or imported from journals), not the service's list, which its interface does not offer.
@@ -79,7 +80,8 @@ export function declareInvoices(root: Root) {
       'after',
       '\nExamples:\n  $ einvoice invoices forget --before 2025-01-01\n  $ einvoice invoices forget --before 2026-01-01 --env production',
     );
-  return { list, show, exported, imported, forget };
+  const reconcile = declareReconcile(invoices);
+  return { list, show, exported, imported, forget, reconcile };
 }
 
 type Declared = ReturnType<typeof declareInvoices>;
@@ -88,5 +90,6 @@ export type ShowOptions = OptionsOf<Declared['show']>;
 export type ExportOptions = OptionsOf<Declared['exported']>;
 export type ImportOptions = OptionsOf<Declared['imported']>;
 export type ForgetOptions = OptionsOf<Declared['forget']>;
+export type ReconcileOptions = OptionsOf<Declared['reconcile']>;
 /** The filters list and export share. */
 export type FilterOptions = Pick<ListOptions, 'since' | 'until' | 'ref' | 'customer' | 'status' | 'kind' | 'run'>;

@@ -23,14 +23,8 @@ export interface GithubRun {
  * summary to `$GITHUB_STEP_SUMMARY`, the Markdown the run's page shows.
  */
 export async function reportToGithub(run: GithubRun, context: CommandContext): Promise<void> {
-  const { env, cwd } = context;
-  // The runner places an annotation by the path from the repository's root, where a job starts.
-  const { absolutePath } = run.input;
-  const file =
-    absolutePath &&
-    relative(env.GITHUB_WORKSPACE || cwd, absolutePath)
-      .split('\\')
-      .join('/');
+  const { env } = context;
+  const file = annotatedFile(run.input.absolutePath, context);
   const annotations = [
     ...(run.runWarnings ?? []).map((warning) => workflowCommand('warning', { file, title: 'einvoice' }, warning)),
     ...recordAnnotations(run.results, { file, numbered: run.numbered }),
@@ -44,4 +38,14 @@ export async function reportToGithub(run: GithubRun, context: CommandContext): P
       stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next, run.runWarnings),
     );
   }
+}
+
+/** The input as an annotation names it: its path from the repository's root, where a job starts; none for stdin. */
+export function annotatedFile(absolutePath: string | undefined, context: CommandContext): string | undefined {
+  return (
+    absolutePath &&
+    relative(context.env.GITHUB_WORKSPACE || context.cwd, absolutePath)
+      .split('\\')
+      .join('/')
+  );
 }

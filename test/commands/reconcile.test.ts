@@ -1,0 +1,507 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/home.js';
+import { startTestServer, type TestServer } from '../helpers/http-server.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { newToken } from '../helpers/secrets.js';
+import { writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
+
+// `einvoice invoices reconcile ORDERS`: a merchant's orders matched against the ledger of what was sent. The invoices
+// are sent through the CLI to the built-in sandbox, so the ledger fills as a merchant's does; every reconcile runs
+// with the environment's base address at a server that fails the test if anything calls it.
+
+interface Row {
+  class: string;
+  businessReference: string | null;
+  row: number | null;
+  invoiceNumber: string | null;
+  ordersAmount: string | null;
+  ledgerAmount: string | null;
+  difference: string | null;
+  refundedAmount: string | null;
+  ledgerReference: string | null;
+}
+
+interface Reconciled {
+  compared: Record<string, unknown>;
+  summary: Record<string, { count: number; amount: string }>;
+  rows: Row[];
+}
+
+const columns = [
+  'customer.name',
+  'customer.mobile',
+  'amount',
+  'sendingDate',
+  'releaseDate',
+  'expiryDate',
+  'businessReference',
+  'note',
+];
+
+/** An invoice's cells, as a merchant's sheet writes them. */
+const cells = (reference: string, amount: string, index: number) => [
+  `Customer ${index}`,
+  '+201001234567',
+  amount,
+  'today',
+  'today',
+  '+30d',
+  reference,
+  `Order ${index}`,
+];
+
+const csv = (rows: string[][]) => `${[columns, ...rows].map((row) => row.join(',')).join('\n')}\n`;
+
+/** RC-0..RC-16 as ordered: RC-5 off by 1.00, RC-7 twice, RC-12 written with Arabic-Indic digits, and a new RC-99. */
+function orderRows(): string[][] {
+  const rows: string[][] = [];
+  for (let index = 0; index <= 16; index++) {
+    const reference = index === 12 ? 'RC-١٢' : `RC-${index}`;
+    const amount = `${100 + index + (index === 5 ? 1 : 0)}.00`;
+    rows.push(cells(reference, amount, index));
+    if (index === 7) rows.push(cells(reference, amount, index));
+  }
+  rows.push(cells('RC-99', '199.00', 99));
+  return rows;
+}
+
+const home = tempHome();
+const token = newToken('reconcile');
+let service: TestServer;
+
+/** `einvoice invoices reconcile ...args`, the environment's base address at the server no request may reach. */
+function reconcile(args: string[], env: Record<string, string> = {}, input?: string) {
+  return runInProcess(['invoices', 'reconcile', ...args], {
+    home,
+    env: { EINVOICE_BASE_URL: service.url, EINVOICE_TOKEN: token, ...env },
+    ...(input === undefined ? {} : { input }),
+  });
+}
+
+async function reconciled(args: string[], env: Record<string, string> = {}): Promise<Reconciled> {
+  const result = await reconcile([...args, '--json'], env);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Reconciled;
+}
+
+/** Each reference's classes, in the rows' order. */
+function classesOf(result: Reconciled): Record<string, string[]> {
+  const classes: Record<string, string[]> = {};
+  for (const row of result.rows) (classes[row.businessReference ?? '-'] ??= []).push(row.class);
+  return classes;
+}
+
+beforeAll(async () => {
+  service = await startTestServer();
+  writeFileSync(
+    join(home, 'invoices.csv'),
+    csv(Array.from({ length: 20 }, (_, index) => cells(`RC-${index}`, `${100 + index}.00`, index))),
+  );
+  const sent = await runInProcess(['create', 'single', '--file', 'invoices.csv', '--yes'], { home });
+  expect(sent.code, sent.stderr).toBe(0);
+  const listed = await runInProcess(['invoices', 'list', '--ref', 'RC-3', '--json'], { home });
+  const [{ invoiceNumber }] = JSON.parse(listed.stdout) as [{ invoiceNumber: string }];
+  const paid = await runInProcess(['sandbox', 'pay', invoiceNumber, '--json'], { home });
+  const { orderReferenceNumber } = JSON.parse(paid.stdout) as { orderReferenceNumber: string };
+  const refund = [
+    'refund',
+    invoiceNumber,
+    '--amount',
+    '103',
+    '--reason',
+    'Returned',
+    '--order-ref',
+    orderReferenceNumber,
+  ];
+  const refunded = await runInProcess([...refund, '--yes'], { home });
+  expect(refunded.code, refunded.stderr).toBe(0);
+  writeFileSync(join(home, 'orders.csv'), csv(orderRows()));
+});
+
+afterEach(() => {
+  // No reconcile may reach the service: it reads this machine's files only.
+  expect(service.requests).toEqual([]);
+});
+
+afterAll(() => service.close());
+
+describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against the orders', () => {
+  it('puts each order and invoice in its class, exit 0, with each class counted and totalled exactly', async () => {
+    const result = await reconciled(['orders.csv']);
+    const classes = classesOf(result);
+    expect(classes['RC-5']).toEqual(['amount-differs']);
+    expect(classes['RC-99']).toEqual(['not-invoiced']);
+    expect(classes['RC-7']).toEqual(['duplicate-in-orders', 'duplicate-in-orders']);
+    for (const reference of ['RC-17', 'RC-18', 'RC-19']) expect(classes[reference]).toEqual(['not-in-orders']);
+    expect(classes['RC-١٢']).toEqual(['matched']);
+    expect(classes['RC-0']).toEqual(['matched']);
+    expect(classes['RC-3']).toEqual(['refunded']);
+    const twelve = result.rows.find((row) => row.businessReference === 'RC-١٢');
+    expect(twelve).toMatchObject({ row: 15, ledgerReference: 'RC-12', ordersAmount: '112.00', ledgerAmount: '112.00' });
+    expect(result.rows.find((row) => row.businessReference === 'RC-5')).toMatchObject({
+      row: 7,
+      ordersAmount: '106.00',
+      ledgerAmount: '105.00',
+      difference: '-1.00',
+    });
+    expect(result.rows.find((row) => row.businessReference === 'RC-3')).toMatchObject({ refundedAmount: '103.00' });
+    expect(result.summary).toEqual({
+      matched: { count: 14, amount: '1521.00' },
+      'amount-differs': { count: 1, amount: '-1.00' },
+      'not-invoiced': { count: 1, amount: '199.00' },
+      'not-in-orders': { count: 3, amount: '354.00' },
+      'duplicate-in-orders': { count: 2, amount: '214.00' },
+      'duplicate-in-ledger': { count: 0, amount: '0.00' },
+      uncertain: { count: 0, amount: '0.00' },
+      refunded: { count: 1, amount: '103.00' },
+    });
+    expect(result.compared).toMatchObject({
+      orders: 'orders.csv',
+      orderCount: 19,
+      environment: 'sandbox',
+      invoiceCount: 20,
+    });
+    // Rows in the orders' order, then the invoices without an order.
+    expect(result.rows.map((row) => row.row)).toEqual([
+      ...Array.from({ length: 19 }, (_, index) => index + 2),
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('--fail-on amount-differs exits 11 once every output is written; an unknown class is refused before reading', async () => {
+    const failed = await reconcile(['orders.csv', '--fail-on', 'duplicate-in-ledger,amount-differs', '--json']);
+    expect(failed.code).toBe(11);
+    expect(failed.stderr).toContain('--fail-on: amount-differs has 1 row.');
+    expect((JSON.parse(failed.stdout) as Reconciled).rows).toHaveLength(22);
+    const clean = await reconcile(['orders.csv', '--fail-on', 'duplicate-in-ledger', '--fail-on', 'uncertain']);
+    expect(clean.code, clean.stderr).toBe(0);
+    const unknown = await reconcile(['orders.csv', '--fail-on', 'amount-differ,missing']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('amount-differ is not a class; did you mean amount-differs?');
+    expect(unknown.stderr).toContain('The classes: matched, amount-differs, not-invoiced, not-in-orders');
+    expect(unknown.stdout).toBe('');
+  });
+
+  it('--emit-missing m.csv holds RC-99 alone, the orders own fields, and create single --file m.csv --dry-run passes', async () => {
+    const result = await reconcile(['orders.csv', '--emit-missing', 'm.csv']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'Wrote 1 order without an invoice to m.csv: einvoice create single --file m.csv sends it.',
+    );
+    const written = readFileSync(join(home, 'm.csv'), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(written).toHaveLength(2);
+    const [header = '', row = ''] = written.map((line) => line.split(','));
+    expect(row[header.indexOf('businessReference')]).toBe('RC-99');
+    expect(row[header.indexOf('customer.name')]).toBe('Customer 99');
+    expect(row[header.indexOf('amount')]).toBe('199');
+    expect(statSync(join(home, 'm.csv')).mode & 0o777).toBe(0o600);
+    const dryRun = await runInProcess(['create', 'single', '--file', 'm.csv', '--dry-run'], { home });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stderr).toMatch(/valid, would be sent +1/);
+  });
+
+  it('the same orders as an .xlsx workbook give the same classes', async () => {
+    const text = (value: string): HandCell => ({ inline: value });
+    await writeHandMadeWorkbook(join(home, 'orders.xlsx'), {
+      sheets: [
+        {
+          name: 'Orders',
+          rows: [
+            columns.map((name) => ({ shared: name })),
+            ...orderRows().map((row) =>
+              row.map((value, index) => (columns[index] === 'amount' ? { number: value } : text(value))),
+            ),
+          ],
+        },
+      ],
+    });
+    const fromSheet = await reconciled(['orders.csv']);
+    const fromWorkbook = await reconciled(['orders.xlsx']);
+    expect(classesOf(fromWorkbook)).toEqual(classesOf(fromSheet));
+    expect(fromWorkbook.summary).toEqual(fromSheet.summary);
+  });
+
+  it('on a terminal: the totals, then the rows to look at as a table, Arabic as written; a pipe gets every row', async () => {
+    writeFileSync(join(home, 'arabic.csv'), csv([...orderRows(), cells('طلب-٧', '70.00', 70)]));
+    const env = { EINVOICE_BASE_URL: service.url, EINVOICE_TOKEN: token, NO_COLOR: '1' };
+    const result = await runInProcess(['invoices', 'reconcile', 'arabic.csv'], { home, env, stdoutIsTTY: true });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^Class +Rows +Amount$/);
+    expect(lines).toContain('amount-differs          1     -1.00');
+    const table = lines.slice(lines.indexOf('') + 1);
+    expect(table[0]).toMatch(/^Row +Class +Reference +Invoice +Orders +Ledger +Difference +Refunded$/);
+    const classes = table.filter((line) => /^ *(\d+|-) /.test(line)).map((line) => line.trim().split(/ +/)[1]);
+    expect(classes).toEqual([
+      'refunded',
+      'amount-differs',
+      'duplicate-in-orders',
+      'duplicate-in-orders',
+      'not-invoiced',
+      'not-invoiced',
+      'not-in-orders',
+      'not-in-orders',
+      'not-in-orders',
+    ]);
+    expect(table).toContainEqual(expect.stringMatching(/^ +21 +not-invoiced +طلب-٧ +- +70\.00 +- +- +-$/));
+    expect(result.stderr).toContain('Compared 20 orders of arabic.csv with 20 invoices of the ledger of sandbox.');
+    const piped = await runInProcess(['invoices', 'reconcile', 'arabic.csv'], { home, env });
+    expect(piped.stdout).toBe(result.stdout);
+
+    // A terminal shows the first 50 rows to look at and says how to see them all; a pipe gets every one.
+    writeFileSync(
+      join(home, 'many.csv'),
+      csv(Array.from({ length: 60 }, (_, index) => cells(`NEW-${index}`, '1.00', index))),
+    );
+    const many = await runInProcess(['invoices', 'reconcile', 'many.csv'], { home, env, stdoutIsTTY: true });
+    expect(many.stdout.split('\n').filter((line) => / not-invoiced /.test(line))).toHaveLength(50);
+    expect(many.stderr).toContain(
+      'The first 50 of 80 rows to look at are shown; --json or --report FILE lists every row',
+    );
+    const manyPiped = await runInProcess(['invoices', 'reconcile', 'many.csv'], { home, env });
+    expect(manyPiped.stdout.split('\n').filter((line) => / not-invoiced /.test(line))).toHaveLength(60);
+  });
+
+  it('--report writes every row as CSV (formulas kept as text), a workbook or JUnit, the user alone reading it', async () => {
+    writeFileSync(join(home, 'formula.csv'), 'businessReference,amount\n"=HYPERLINK(""x"")",5.00\n@SUM(1),6.00\n');
+    const result = await reconcile(['formula.csv', '--report', 'report.csv']);
+    expect(result.code, result.stderr).toBe(0);
+    const report = readFileSync(join(home, 'report.csv'), 'utf8');
+    expect(
+      report.startsWith('\uFEFFclass,businessReference,row,invoiceNumber,ordersAmount,ledgerAmount,difference'),
+    ).toBe(true);
+    expect(report).toContain(`\r\nnot-invoiced,"'=HYPERLINK(""x"")",2,,5.00,,,,,\r\n`);
+    expect(report).toContain("\r\nnot-invoiced,'@SUM(1),3,,6.00,,,,,\r\n");
+    expect(statSync(join(home, 'report.csv')).mode & 0o777).toBe(0o600);
+
+    const junit = await reconcile(['orders.csv', '--report', 'report.xml']);
+    expect(junit.code, junit.stderr).toBe(0);
+    const xml = readFileSync(join(home, 'report.xml'), 'utf8');
+    expect(xml).toContain('tests="22" failures="7"');
+    expect(xml).toContain('<testcase name="row 7 (RC-5)" classname="amount-differs">');
+    expect(xml).toContain('<testcase name="row 2 (RC-0)" classname="matched"/>');
+
+    const workbook = await reconcile(['orders.csv', '--report', 'report.xlsx']);
+    expect(workbook.code, workbook.stderr).toBe(0);
+    const book = new Workbook();
+    await book.xlsx.readFile(join(home, 'report.xlsx'));
+    const sheet = book.worksheets[0];
+    expect(sheet?.getRow(1).getCell(1).value).toBe('class');
+    expect(sheet?.rowCount).toBe(23);
+    expect((sheet?.getRow(7).values as unknown[]).slice(1, 8)).toEqual([
+      'amount-differs',
+      'RC-5',
+      7,
+      expect.any(String),
+      106,
+      105,
+      -1,
+    ]);
+  });
+
+  it('in GitHub Actions: a warning on each orders row to look at, and the totals on the step summary', async () => {
+    const summary = join(home, 'step-summary.md');
+    const result = await reconcile(['orders.csv'], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_WORKSPACE: home,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('::group::einvoice: 8 rows to look at');
+    expect(result.stderr).toMatch(
+      /^::warning file=orders\.csv,line=7,title=einvoice reconcile%3A amount-differs::row 7 \(RC-5\): invoiced for another amount than ordered; orders 106\.00, ledger 105\.00, difference -1\.00, invoice \d+$/m,
+    );
+    expect(result.stderr).toMatch(
+      /^::warning file=orders\.csv,line=20,title=einvoice reconcile%3A not-invoiced::row 20 \(RC-99\)/m,
+    );
+    expect(result.stderr).toMatch(/^::warning title=einvoice reconcile%3A not-in-orders::no order \(RC-17\)/m);
+    expect(result.stderr).toMatch(/^::notice file=orders\.csv,line=5,title=einvoice reconcile%3A refunded::/m);
+    const markdown = readFileSync(summary, 'utf8');
+    expect(markdown).toContain('### einvoice: orders.csv against the ledger of sandbox');
+    expect(markdown).toContain('| amount-differs | 1 | -1.00 |');
+    expect(markdown).toContain('| 20 | not-invoiced | RC-99 |');
+  });
+
+  it('reads stdin as NDJSON with the shop export names, and a shop sheet by its own columns (Arabic headers)', async () => {
+    const ndjson = orderRows()
+      .map((row) => JSON.stringify({ 'Order No': row[6], Total: Number(row[2]), Status: 'paid' }))
+      .join('\n');
+    const fromStdin = await reconcile(
+      ['-', '--format', 'ndjson', '--reference-column', 'Order No', '--amount-column', 'Total', '--json'],
+      {},
+      `${ndjson}\n`,
+    );
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    const fromSheet = await reconciled(['orders.csv']);
+    expect(classesOf(JSON.parse(fromStdin.stdout) as Reconciled)).toEqual(classesOf(fromSheet));
+
+    const shop = ['رقم الطلب;الإجمالي;الحالة', 'RC-۰;100,00;مدفوع', 'RC-1;"1.234,50";مدفوع'];
+    writeFileSync(join(home, 'shop.csv'), `${shop.join('\n')}\n`);
+    const read = await reconcile([
+      'shop.csv',
+      '--reference-column',
+      'رقم الطلب',
+      '--amount-column',
+      'الإجمالي',
+      '--json',
+    ]);
+    // A decimal comma is no amount a merchant's file may hold: each is named by its row and column, at once.
+    expect(read.code).toBe(2);
+    expect(read.stderr).toContain('row 2, column الإجمالي (B): must be a number, written with a decimal point: 100.00');
+    expect(read.stderr).toContain('row 3, column الإجمالي (B)');
+    expect(read.stdout).toBe('');
+    writeFileSync(
+      join(home, 'shop.csv'),
+      `${['رقم الطلب;الإجمالي;الحالة', 'RC-۰;100.00;مدفوع', 'RC-1;101;مدفوع'].join('\n')}\n`,
+    );
+    const shopped = await reconciled(['shop.csv', '--reference-column', 'رقم الطلب', '--amount-column', 'الإجمالي']);
+    expect(shopped.rows.find((row) => row.businessReference === 'RC-۰')).toMatchObject({
+      class: 'matched',
+      ledgerReference: 'RC-0',
+    });
+    expect(shopped.summary.matched?.count).toBe(2);
+  });
+
+  it('refuses orders it cannot read whole, every problem named by row and column, and writes nothing', async () => {
+    writeFileSync(
+      join(home, 'bad.csv'),
+      csv([cells('RC-0', '100.005', 0), cells(' ', '100.00', 1), cells('RC-2', '102', 2)]),
+    );
+    const result = await reconcile(['bad.csv', '--report', 'bad-report.csv', '--emit-missing', 'bad-missing.csv']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('bad.csv: 2 orders cannot be read; nothing was compared.');
+    expect(result.stderr).toContain('row 2, column amount (C): must have at most two decimals');
+    expect(result.stderr).toContain('row 3, column businessReference (G): is required');
+    expect(existsSync(join(home, 'bad-report.csv'))).toBe(false);
+    expect(existsSync(join(home, 'bad-missing.csv'))).toBe(false);
+
+    writeFileSync(join(home, 'columns.csv'), 'Order No,Total\nRC-1,101\n');
+    const unnamed = await reconcile(['columns.csv']);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain(
+      'has no column businessReference: name the column that holds it with --reference-column NAME',
+    );
+    expect(unnamed.stderr).toContain('Its columns: "Order No", "Total".');
+    expect(unnamed.stderr).not.toContain('--file');
+  });
+
+  it('--since and --until bound the invoices by when they were sent', async () => {
+    const later = await reconciled(['orders.csv', '--since', '2999-01-01']);
+    expect(later.summary['not-invoiced']?.count).toBe(17);
+    expect(later.summary['duplicate-in-orders']?.count).toBe(2);
+    expect(later.summary['not-in-orders']?.count).toBe(0);
+    expect(later.compared.invoiceCount).toBe(0);
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const within = await reconciled(['orders.csv', '--since', '2000-01-01', '--until', until]);
+    expect(within.compared.invoiceCount).toBe(20);
+    const bad = await reconcile(['orders.csv', '--until', 'tomorrow-ish']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--until tomorrow-ish is not a day or an instant.');
+  });
+});
+
+describe('einvoice invoices reconcile: what the ledger knows of each invoice, from journals imported', () => {
+  const ledgerHome = tempHome();
+
+  /** A bulk run's journal, as a run writes it, of records that each met `outcome`. */
+  function writeJournal(
+    name: string,
+    at: string,
+    records: Array<{
+      key: string;
+      reference?: string;
+      amount: number;
+      outcome: 'created' | 'uncertain' | 'refused';
+      number?: string;
+    }>,
+  ): string {
+    const lines: unknown[] = [
+      {
+        type: 'run',
+        version: 1,
+        at,
+        resolveDatesAt: at,
+        kind: 'single',
+        input: name,
+        environment: 'sandbox',
+        service: 'built-in sandbox',
+      },
+    ];
+    records.forEach(({ key, reference, amount, outcome, number }, index) => {
+      const body = {
+        customer: { name: 'Mona Adel', mobile: '+201001234567' },
+        amount,
+        sendingDate: '2026-11-01',
+        releaseDate: '2026-11-01T00:00:00.000Z',
+        expiryDate: '2026-12-01T00:00:00.000Z',
+        note: 'Order',
+        ...(reference === undefined ? {} : { businessReference: reference }),
+      };
+      lines.push({ type: 'planned', key, record: index + 1, line: index + 2, businessReference: reference, body });
+      lines.push({ type: 'sent', key, at });
+      if (outcome === 'created') lines.push({ type: 'created', key, invoiceNumber: number });
+      if (outcome === 'refused') lines.push({ type: 'failed', key, error: 'refused', status: 400 });
+    });
+    const path = join(ledgerHome, name);
+    writeFileSync(path, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    return path;
+  }
+
+  beforeAll(async () => {
+    const first = writeJournal('first.ndjson', '2026-11-01T08:00:00.000Z', [
+      { key: 'a', reference: 'DL-1', amount: 10, outcome: 'created', number: '2000001' },
+      { key: 'b', reference: 'DL-1', amount: 11, outcome: 'created', number: '2000002' },
+      { key: 'c', reference: 'UN-1', amount: 5, outcome: 'uncertain' },
+      { key: 'd', reference: 'UN-2', amount: 7, outcome: 'uncertain' },
+      { key: 'e', reference: 'RE-1', amount: 8, outcome: 'created', number: '2000005' },
+      { key: 'f', reference: 'RF-1', amount: 9, outcome: 'refused' },
+      { key: 'g', reference: 'X-\u001b[2J1', amount: 3, outcome: 'created', number: '2000007' },
+      { key: 'h', amount: 4, outcome: 'created', number: '2000008' },
+    ]);
+    // A later run: the invoice whose answer was lost, found made; the one already made, found again.
+    const second = writeJournal('second.ndjson', '2026-11-02T08:00:00.000Z', [
+      { key: 'd', reference: 'UN-2', amount: 7, outcome: 'created', number: '2000004' },
+      { key: 'e', reference: 'RE-1', amount: 8, outcome: 'created', number: '2000005' },
+    ]);
+    const imported = await runInProcess(['invoices', 'import', first, second], { home: ledgerHome });
+    expect(imported.code, imported.stderr).toBe(0);
+    writeFileSync(
+      join(ledgerHome, 'orders.csv'),
+      'businessReference,amount\nDL-1,10.00\nUN-1,5.00\nUN-2,7.00\nRE-1,8.00\nRF-1,9.00\n',
+    );
+  });
+
+  it('one entry per invoice: two invoices of a reference, a lost answer, one found again, a refusal that made none', async () => {
+    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv', '--json'], { home: ledgerHome });
+    expect(result.code, result.stderr).toBe(0);
+    const reconciledRows = (JSON.parse(result.stdout) as Reconciled).rows;
+    expect(reconciledRows.map((row) => [row.class, row.businessReference, row.row, row.invoiceNumber])).toEqual([
+      ['duplicate-in-ledger', 'DL-1', 2, '2000001'],
+      ['duplicate-in-ledger', 'DL-1', 2, '2000002'],
+      ['uncertain', 'UN-1', 3, null],
+      ['matched', 'UN-2', 4, '2000004'],
+      ['matched', 'RE-1', 5, '2000005'],
+      ['not-invoiced', 'RF-1', 6, null],
+      ['not-in-orders', 'X-\u001b[2J1', null, '2000007'],
+      ['not-in-orders', null, null, '2000008'],
+    ]);
+  });
+
+  it('prints what the ledger holds without its escape sequences', async () => {
+    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv'], { home: ledgerHome, stdoutIsTTY: true });
+    expect(result.code, result.stderr).toBe(0);
+    // Colour is the terminal's own (stdout is one); nothing else of an escape sequence reaches it.
+    // eslint-disable-next-line no-control-regex -- the colour codes are what it removes
+    const plain = result.stdout.replace(/\u001b\[(1|22|31|32|33|39)m/g, '');
+    expect(plain).not.toContain('\u001b');
+    expect(plain).toMatch(/^ +- +not-in-orders +X-1 +2000007 /m);
+  });
+});
