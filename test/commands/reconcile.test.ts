@@ -391,6 +391,44 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     );
     expect(unnamed.stderr).toContain('Its columns: "Order No", "Total".');
     expect(unnamed.stderr).not.toContain('--file');
+
+    // The sheet readers' refusals name the orders as given, not as a bulk run's --file.
+    writeFileSync(join(home, 'quote.csv'), 'businessReference,amount\n"RC-1,101\n');
+    const broken = await reconcile(['quote.csv']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(
+      '✖ quote.csv is not valid CSV: row 2, column A: a quote opens a cell that is never closed',
+    );
+    expect(broken.stderr).not.toContain('--file');
+  });
+
+  it('refuses what does not apply before reading: --date-column without --emit-missing, --sheet for CSV, one JSON object', async () => {
+    const dated = await reconcile(['orders.csv', '--date-column', 'Order Date']);
+    expect(dated.code).toBe(2);
+    expect(dated.stderr).toContain('--date-column applies only with --emit-missing');
+    const sheet = await reconcile(['orders.csv', '--sheet', 'Orders']);
+    expect(sheet.code).toBe(2);
+    expect(sheet.stderr).toContain('--sheet applies only to an .xlsx workbook.');
+    writeFileSync(join(home, 'one.json'), '{"businessReference": "RC-1", "amount": 101}\n');
+    const one = await reconcile(['one.json']);
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('one.json holds one JSON object: the orders are many records; nothing was compared.');
+  });
+
+  it('reads orders Excel saved in Windows-1256 with --encoding, and names the encoding without it', async () => {
+    const windows1256 = new Map<string, number>();
+    for (let byte = 0; byte < 256; byte++)
+      windows1256.set(new TextDecoder('windows-1256').decode(Uint8Array.of(byte)), byte);
+    const bytes = Buffer.from(
+      [...'businessReference,amount\r\nطلب-7,70.00\r\n'].map((char) => windows1256.get(char) ?? 0),
+    );
+    writeFileSync(join(home, 'arabic-1256.csv'), bytes);
+    const read = await reconciled(['arabic-1256.csv', '--encoding', 'windows-1256']);
+    expect(read.rows.find((row) => row.row === 2)).toMatchObject({ class: 'not-invoiced', businessReference: 'طلب-7' });
+    const unread = await reconcile(['arabic-1256.csv']);
+    expect(unread.code).toBe(2);
+    expect(unread.stderr).toContain('Windows-1256');
+    expect(unread.stdout).toBe('');
   });
 
   it('--since and --until bound the invoices by when they were sent', async () => {
@@ -465,6 +503,7 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
       { key: 'f', reference: 'RF-1', amount: 9, outcome: 'refused' },
       { key: 'g', reference: 'X-\u001b[2J1', amount: 3, outcome: 'created', number: '2000007' },
       { key: 'h', amount: 4, outcome: 'created', number: '2000008' },
+      { key: 'i', amount: 6, outcome: 'created', number: '2000009' },
     ]);
     // A later run: the invoice whose answer was lost, found made; the one already made, found again.
     const second = writeJournal('second.ndjson', '2026-11-02T08:00:00.000Z', [
@@ -482,7 +521,9 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
   it('one entry per invoice: two invoices of a reference, a lost answer, one found again, a refusal that made none', async () => {
     const result = await runInProcess(['invoices', 'reconcile', 'orders.csv', '--json'], { home: ledgerHome });
     expect(result.code, result.stderr).toBe(0);
-    const reconciledRows = (JSON.parse(result.stdout) as Reconciled).rows;
+    const { rows: reconciledRows, compared } = JSON.parse(result.stdout) as Reconciled;
+    // Two of DL-1, UN-1, UN-2 and RE-1 once each, X-1 and two without a reference; RF-1 was refused.
+    expect(compared.invoiceCount).toBe(8);
     expect(reconciledRows.map((row) => [row.class, row.businessReference, row.row, row.invoiceNumber])).toEqual([
       ['duplicate-in-ledger', 'DL-1', 2, '2000001'],
       ['duplicate-in-ledger', 'DL-1', 2, '2000002'],
@@ -492,6 +533,7 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
       ['not-invoiced', 'RF-1', 6, null],
       ['not-in-orders', 'X-\u001b[2J1', null, '2000007'],
       ['not-in-orders', null, null, '2000008'],
+      ['not-in-orders', null, null, '2000009'],
     ]);
   });
 

@@ -79,6 +79,12 @@ export async function readOrders(
   } catch (error) {
     readInTheWrongEncoding(input)(error);
   }
+  // Bytes that are not text in the file's encoding mean the whole file was read in the wrong one.
+  const undecodable = input.undecodable();
+  if (undecodable) {
+    const { problem, hint } = undecodableMessage(undecodable, input.name, input.format === 'csv');
+    throw new UsageError(`${problem}; nothing was compared.`, { issues: groupedFindings(findings), hint });
+  }
   if (findings.length > 0) {
     const count = new Set(findings.map((finding) => finding.where)).size;
     throw new UsageError(`${input.name}: ${countOf(count, 'order')} cannot be read; nothing was compared.`, {
