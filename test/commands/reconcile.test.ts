@@ -358,16 +358,47 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     expect(read.stderr).toContain('row 2, column الإجمالي (B): must be a number, written with a decimal point: 100.00');
     expect(read.stderr).toContain('row 3, column الإجمالي (B)');
     expect(read.stdout).toBe('');
-    writeFileSync(
-      join(home, 'shop.csv'),
-      `${['رقم الطلب;الإجمالي;الحالة', 'RC-۰;100.00;مدفوع', 'RC-1;101;مدفوع'].join('\n')}\n`,
-    );
+    // A column named as an invoice's field is the shop's when another is named for it (--reference-column).
+    const shopSheet = [
+      'رقم الطلب;الإجمالي;الحالة;businessReference;Date',
+      'RC-۰;100.00;مدفوع;SHOP-1;2026-11-01',
+      'RC-1;101;مدفوع;SHOP-2;2026-11-02',
+      'NEW-1;5.50;مدفوع;SHOP-3;2026-11-03',
+    ];
+    writeFileSync(join(home, 'shop.csv'), `${shopSheet.join('\n')}\n`);
     const shopped = await reconciled(['shop.csv', '--reference-column', 'رقم الطلب', '--amount-column', 'الإجمالي']);
     expect(shopped.rows.find((row) => row.businessReference === 'RC-۰')).toMatchObject({
       class: 'matched',
       ledgerReference: 'RC-0',
     });
     expect(shopped.summary.matched?.count).toBe(2);
+
+    // Written out as invoices: the reference, the amount and the date filled, what an invoice needs besides named.
+    const shopColumns = ['--reference-column', 'رقم الطلب', '--amount-column', 'الإجمالي', '--date-column', 'Date'];
+    const emitted = await reconcile(['shop.csv', ...shopColumns, '--emit-missing', 'shop-missing.csv']);
+    expect(emitted.code, emitted.stderr).toBe(0);
+    expect(emitted.stderr).toContain(
+      'shop-missing.csv leaves fields an invoice needs empty: customer.name (1 row), customer.mobile (1 row), ' +
+        'expiryDate (1 row), releaseDate (1 row), note (1 row). Fill them',
+    );
+    const [header = [], row = []] = readFileSync(join(home, 'shop-missing.csv'), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    expect(header.slice(0, 8)).toEqual([
+      'customer.name',
+      'customer.mobile',
+      'customer.email',
+      'amount',
+      'sendingDate',
+      'releaseDate',
+      'expiryDate',
+      'businessReference',
+    ]);
+    expect(header).not.toContain('Date');
+    const filled = ['businessReference', 'amount', 'sendingDate'].map((column) => row[header.indexOf(column)]);
+    expect(filled).toEqual(['NEW-1', '5.5', '2026-11-03']);
   });
 
   it('refuses orders it cannot read whole, every problem named by row and column, and writes nothing', async () => {
@@ -505,10 +536,12 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
       { key: 'h', amount: 4, outcome: 'created', number: '2000008' },
       { key: 'i', amount: 6, outcome: 'created', number: '2000009' },
     ]);
-    // A later run: the invoice whose answer was lost, found made; the one already made, found again.
+    // A later run: the invoice whose answer was lost, found made; the one already made, found again; a lost answer lost
+    // again, which is still at most one invoice.
     const second = writeJournal('second.ndjson', '2026-11-02T08:00:00.000Z', [
       { key: 'd', reference: 'UN-2', amount: 7, outcome: 'created', number: '2000004' },
       { key: 'e', reference: 'RE-1', amount: 8, outcome: 'created', number: '2000005' },
+      { key: 'c', reference: 'UN-1', amount: 5, outcome: 'uncertain' },
     ]);
     const imported = await runInProcess(['invoices', 'import', first, second], { home: ledgerHome });
     expect(imported.code, imported.stderr).toBe(0);
