@@ -26,7 +26,7 @@ export function* invoicesOnce(
   }
   const rows = db
     .prepare(
-      `SELECT i.id, i.invoice_number AS invoiceNumber, i.business_reference AS businessReference,
+      `SELECT 'L' || i.id AS id, i.invoice_number AS invoiceNumber, i.business_reference AS businessReference,
          i.amount_minor AS amountMinor, i.status, i.sending_date AS sendingDate, i.sent_at AS sentAt,
          coalesce((SELECT sum(r.amount_minor) FROM refunds r
            WHERE r.invoice_number = i.invoice_number AND r.status = 'refunded'), 0) AS refundedMinor,

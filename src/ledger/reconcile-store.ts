@@ -24,12 +24,12 @@ import {
 const schema = `
   CREATE TABLE orders (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, row INTEGER NOT NULL, reference TEXT NOT NULL,
     amount INTEGER NOT NULL, record TEXT);
-  CREATE TABLE invoices (seq INTEGER PRIMARY KEY, key TEXT, id INTEGER NOT NULL, number TEXT, reference TEXT,
+  CREATE TABLE invoices (seq INTEGER PRIMARY KEY, key TEXT, id TEXT NOT NULL, number TEXT, reference TEXT,
     amount INTEGER, status TEXT NOT NULL, refunded INTEGER NOT NULL, refund_uncertain INTEGER NOT NULL,
     sending_date TEXT, sent_at TEXT NOT NULL);
   CREATE TABLE results (place_order INTEGER, place_sent TEXT, place_invoice INTEGER, class TEXT NOT NULL,
     o_seq INTEGER, o_row INTEGER, o_reference TEXT, o_amount INTEGER,
-    i_seq INTEGER, i_id INTEGER, i_number TEXT, i_reference TEXT, i_amount INTEGER, i_status TEXT, i_refunded INTEGER,
+    i_seq INTEGER, i_id TEXT, i_number TEXT, i_reference TEXT, i_amount INTEGER, i_status TEXT, i_refunded INTEGER,
     i_refund_uncertain INTEGER, i_sending_date TEXT, i_sent_at TEXT);
 `;
 
@@ -49,7 +49,7 @@ interface SideRow {
   row: number | null;
   reference: string | null;
   amount: number | null;
-  id: number | null;
+  id: string | null;
   number: string | null;
   status: ReconcileLedgerInvoice['status'] | null;
   refunded: number | null;
@@ -214,7 +214,7 @@ function orderOf(side: SideRow): ReconcileOrder {
 function invoiceOf(side: SideRow): ReconcileLedgerInvoice & { seq: number } {
   return {
     seq: side.seq,
-    id: side.id as number,
+    id: side.id as string,
     invoiceNumber: side.number,
     businessReference: side.reference,
     amountMinor: side.amount,
@@ -271,7 +271,7 @@ function rowOf(row: ResultRow): ReconcileRow {
       ? {}
       : {
           invoice: {
-            id: row.i_id as number,
+            id: row.i_id as string,
             invoiceNumber: row.i_number as string | null,
             businessReference: row.i_reference as string | null,
             amountMinor: row.i_amount as number | null,

@@ -30,7 +30,8 @@ export interface ReconcileOrder {
 
 /** One invoice of the ledger: however often it was sent, one entry, with what was refunded of it. */
 export interface ReconcileLedgerInvoice {
-  id: number;
+  /** Its entry in the ledger. */
+  id: string;
   invoiceNumber: string | null;
   /** As sent. */
   businessReference: string | null;

@@ -330,6 +330,25 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     expect(markdown).toContain('| 20 | not-invoiced | RC-99 |');
   });
 
+  it('warns of a ledger that holds nothing, on the terminal and in GitHub Actions alike', async () => {
+    const empty = tempHome();
+    writeFileSync(join(empty, 'orders.csv'), csv(orderRows()));
+    const summary = join(empty, 'step-summary.md');
+    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv'], {
+      home: empty,
+      env: {
+        EINVOICE_BASE_URL: service.url,
+        EINVOICE_TOKEN: token,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summary,
+      },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^! No invoice sent to sandbox is recorded in the ledger of this machine/m);
+    expect(result.stderr).toMatch(/^::warning title=einvoice reconcile::No invoice sent to sandbox is recorded/m);
+    expect(readFileSync(summary, 'utf8')).toMatch(/#### Warnings\n\n- No invoice sent to sandbox is recorded/);
+  });
+
   it('reads stdin as NDJSON with the shop export names, and a shop sheet by its own columns (Arabic headers)', async () => {
     const ndjson = orderRows()
       .map((row) => JSON.stringify({ 'Order No': row[6], Total: Number(row[2]), Status: 'paid' }))
@@ -422,6 +441,11 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     );
     expect(unnamed.stderr).toContain('Its columns: "Order No", "Total".');
     expect(unnamed.stderr).not.toContain('--file');
+    // A sheet of a header alone is refused alike: its columns are what is wrong, not its rows.
+    writeFileSync(join(home, 'header-only.csv'), 'Order No,Total\n');
+    const empty = await reconcile(['header-only.csv', '--amount-column', 'Total']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("header-only.csv has no column of the orders' references; nothing was compared.");
 
     // The sheet readers' refusals name the orders as given, not as a bulk run's --file.
     writeFileSync(join(home, 'quote.csv'), 'businessReference,amount\n"RC-1,101\n');
@@ -568,6 +592,15 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
       ['not-in-orders', null, null, '2000008'],
       ['not-in-orders', null, null, '2000009'],
     ]);
+  });
+
+  it('warns that a ledger turned off holds only what was recorded before', async () => {
+    writeFileSync(join(ledgerHome, 'off.json'), JSON.stringify({ environments: { sandbox: { ledger: false } } }));
+    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv', '--config', 'off.json'], {
+      home: ledgerHome,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('! The ledger of sandbox is off (ledger: false in the profile)');
   });
 
   it('prints what the ledger holds without its escape sequences', async () => {

@@ -25,7 +25,7 @@ function invoice(
 ): ReconcileLedgerInvoice {
   seq += 1;
   return {
-    id: seq,
+    id: `L${seq}`,
     invoiceNumber: String(1_000_000 + seq),
     businessReference: reference,
     amountMinor,

@@ -23,11 +23,14 @@ export interface ReconcileInGithub {
   discrepancies: readonly ShownReconcileRow[];
   /** How many rows are not matched in all. */
   discrepancyCount: number;
+  /** What the merchant should know of the run as a whole (the ledger, the file written). */
+  warnings: readonly string[];
 }
 
 /** Annotates the orders' rows to look at, and appends the reconciliation to `$GITHUB_STEP_SUMMARY`. */
 export async function reconcileToGithub(run: ReconcileInGithub, context: CommandContext): Promise<void> {
   const file = annotatedFile(run.input.absolutePath, context);
+  const warned = run.warnings.map((warning) => workflowCommand('warning', { title: 'einvoice reconcile' }, warning));
   const annotations = run.discrepancies.map((row) =>
     workflowCommand(
       row.class === 'refunded' ? 'notice' : 'warning',
@@ -41,6 +44,8 @@ export async function reconcileToGithub(run: ReconcileInGithub, context: Command
   );
   const more = run.discrepancyCount - run.discrepancies.length;
   if (more > 0) annotations.push(`...and ${formatCount(more)} more: --report FILE lists them all.`);
+  // A warning of the run as a whole stands outside the group, where the log shows it unfolded.
+  for (const line of warned) context.stderr.write(`${line}\n`);
   if (annotations.length > 0) {
     context.stderr.write(`${group(`einvoice: ${countOf(run.discrepancyCount, 'row')} to look at`, annotations)}\n`);
   }
@@ -68,5 +73,7 @@ function stepSummary(run: ReconcileInGithub): string {
     const more = run.discrepancyCount - run.discrepancies.length;
     if (more > 0) lines.push('', `...and ${formatCount(more)} more: \`--report FILE\` lists them all.`);
   }
+  if (run.warnings.length > 0)
+    lines.push('', '#### Warnings', '', ...run.warnings.map((warning) => `- ${cell(warning)}`));
   return `${lines.join('\n')}\n\n`;
 }

@@ -25,7 +25,7 @@ import { readInvoiceFile, type ManyInvoices } from '../../sheet/index.js';
 import { csvFlagsGiven } from '../shared/bulk-flags.js';
 import type { ReconcileOptions } from './flags.js';
 import { emptyLedgerNote, instantOf, readLedger } from './ledger-of.js';
-import { readOrders } from './reconcile-orders.js';
+import { readOrders, type OrdersReading } from './reconcile-orders.js';
 
 /** How many rows to look at a terminal shows; a pipe, --json and --report get every one. */
 const terminalRows = 50;
@@ -56,24 +56,7 @@ export async function reconcileOrders(
   const store = await ReconcileStore.open();
   let ledger: Awaited<ReturnType<typeof readLedger>>;
   try {
-    const numbered = await asOrders(
-      input.name,
-      readOrders(
-        input,
-        {
-          names: { reference: options.referenceColumn, amount: options.amountColumn, date: options.dateColumn },
-          sheet: {
-            delimiter: options.delimiter,
-            dateFormat: options.dateFormat,
-            ignoreColumns: options.ignoreColumn,
-            sheet: options.sheet,
-            timeZone: profile.timeZone,
-          },
-          keepRecords: options.emitMissing !== undefined,
-        },
-        store,
-      ),
-    );
+    const numbered = await asOrders(input.name, readOrders(input, readingOf(options, profile.timeZone), store));
     ledger = await readLedger(session, context);
     if (ledger) store.addInvoices(ledger.perInvoice(filter));
     const totals = shownTotals(store.classify());
@@ -83,6 +66,8 @@ export async function reconcileOrders(
       `Compared ${countOf(counts.orders, 'order')} of ${input.name} with ${countOf(counts.invoices, 'invoice')} of the ` +
         `ledger of ${profile.name}${windowText(options)}.`,
     );
+    // What a person would read on a terminal, and a CI job's page shows too.
+    const warnings = ledgerWarnings(session, context, ledger !== undefined);
     if (terminal.json) {
       const compared = {
         orders: input.name,
@@ -101,22 +86,26 @@ export async function reconcileOrders(
       const { writeReconcileReport } = await import('./reconcile-report.js');
       await writeReconcileReport(options.report, rows(), { input: input.name, numbered, totals }, context);
     }
-    if (options.emitMissing !== undefined) await emitMissing(options.emitMissing, session, context, store);
+    if (options.emitMissing !== undefined) {
+      warnings.push(...(await emitMissing(options.emitMissing, session, context, store)));
+    }
+    for (const warning of warnings) terminal.warn(warning);
     if (inGithubActions(context.env)) {
       const { listedInGithub, reconcileToGithub } = await import('./reconcile-github.js');
+      const discrepancies = [...rows({ discrepancies: true, limit: listedInGithub })];
       await reconcileToGithub(
         {
           input,
           numbered,
           environment: profile.name,
           totals,
-          discrepancies: [...rows({ discrepancies: true, limit: listedInGithub })],
+          discrepancies,
           discrepancyCount: discrepancyCount(totals),
+          warnings,
         },
         context,
       );
     }
-    if (!ledger) terminal.info(emptyLedgerNote(session, context));
     const held = failOn.filter((name) => totals[name].count > 0);
     if (held.length > 0) {
       throw new DiscrepancyError(
@@ -127,6 +116,31 @@ export async function reconcileOrders(
     ledger?.close();
     await store.close();
   }
+}
+
+/** How the orders are read: the columns the flags name, the sheet's flags, and whether their records are kept. */
+function readingOf(options: ReconcileOptions, timeZone: string): OrdersReading {
+  return {
+    names: { reference: options.referenceColumn, amount: options.amountColumn, date: options.dateColumn },
+    sheet: {
+      delimiter: options.delimiter,
+      dateFormat: options.dateFormat,
+      ignoreColumns: options.ignoreColumn,
+      sheet: options.sheet,
+      timeZone,
+    },
+    keepRecords: options.emitMissing !== undefined,
+  };
+}
+
+/** What the merchant should know of the ledger compared with: none at all, or one that records nothing new. */
+function ledgerWarnings(session: Session, context: CommandContext, found: boolean): string[] {
+  if (!found) return [emptyLedgerNote(session, context)];
+  if (session.profile.ledger) return [];
+  return [
+    `The ledger of ${session.profile.name} is off (ledger: false in the profile): what einvoice sends there is not ` +
+      'recorded, so it holds only what was recorded before.',
+  ];
 }
 
 /** On stdout, each class's totals, then the rows to look at (the first on a terminal, every one on a pipe). */
@@ -158,27 +172,25 @@ async function printRows(
   }
 }
 
-/** Writes the orders without an invoice to `path`, and says what is left to fill before they are sent. */
+/** Writes the orders without an invoice to `path`; the warning of what is left to fill before they are sent, if any. */
 async function emitMissing(
   path: string,
   session: Session,
   context: CommandContext,
   store: ReconcileStore,
-): Promise<void> {
+): Promise<string[]> {
   const { writeMissingOrders } = await import('./reconcile-emit.js');
   const { count, empty } = await writeMissingOrders(path, () => store.notInvoiced(), context);
-  const { terminal } = session;
-  terminal.info(
+  session.terminal.info(
     `Wrote ${countOf(count, 'order')} without an invoice to ${path}` +
       (count > 0 ? `: einvoice create single --file ${path} sends ${count === 1 ? 'it' : 'them'}.` : '.'),
   );
-  if (empty.length > 0) {
-    terminal.warn(
-      `${path} leaves fields an invoice needs empty: ${empty
-        .map(({ field, rows }) => `${field} (${countOf(rows, 'row')})`)
-        .join(', ')}. Fill them (or give them in the profile's defaults) before sending it.`,
-    );
-  }
+  if (empty.length === 0) return [];
+  const fields = empty.map(({ field, rows }) => `${field} (${countOf(rows, 'row')})`).join(', ');
+  return [
+    `${path} leaves fields an invoice needs empty: ${fields}. Fill them (or give them in the profile's defaults) ` +
+      'before sending it.',
+  ];
 }
 
 /** The orders file, as the sheet readers read it: many records, never one JSON object. */
