@@ -64,13 +64,16 @@ type ResultRow = Record<string, SQLInputValue> & { class: ReconcileClass };
 export class ReconcileStore {
   readonly #folder: string;
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #insertOrder: StatementSync;
+  readonly #insertInvoice: StatementSync;
   #orders = 0;
   #invoices = 0;
 
   private constructor(folder: string, db: DatabaseSync) {
     this.#folder = folder;
     this.#db = db;
+    this.#insertOrder = db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)');
+    this.#insertInvoice = db.prepare('INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   }
 
   /** A new store, in a folder of its own (0700: the orders are customers' data). */
@@ -98,7 +101,7 @@ export class ReconcileStore {
 
   /** Adds an order, with its record as JSON when it is to be written out again (`--emit-missing`). */
   addOrder(order: Omit<ReconcileOrder, 'seq'>, record?: string): void {
-    this.#statement('INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)').run(
+    this.#insertOrder.run(
       this.#orders++,
       foldReference(order.businessReference),
       order.row,
@@ -110,11 +113,10 @@ export class ReconcileStore {
 
   /** Adds the ledger's invoices; a refused request is no invoice and is left out. */
   addInvoices(invoices: Iterable<ReconcileLedgerInvoice>): void {
-    const insert = this.#statement('INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     for (const invoice of invoices) {
       if (!isInvoice(invoice)) continue;
       const reference = invoice.businessReference;
-      insert.run(
+      this.#insertInvoice.run(
         this.#invoices++,
         reference === null || reference.trim() === '' ? null : foldReference(reference),
         invoice.id,
@@ -136,7 +138,7 @@ export class ReconcileStore {
    */
   classify(): ReconcileTotals {
     const totals = emptyTotals();
-    const insert = this.#statement(`INSERT INTO results VALUES (${Array(18).fill('?').join(', ')})`);
+    const insert = this.#db.prepare(`INSERT INTO results VALUES (${Array(18).fill('?').join(', ')})`);
     const settle = (orders: ReconcileOrder[], invoices: Array<ReconcileLedgerInvoice & { seq: number }>) => {
       for (const row of classify(orders, invoices)) {
         addToTotals(totals, row);
@@ -190,15 +192,6 @@ export class ReconcileStore {
   async close(): Promise<void> {
     if (this.#db.isOpen) this.#db.close();
     await rm(this.#folder, { recursive: true, force: true });
-  }
-
-  #statement(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

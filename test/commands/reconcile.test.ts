@@ -7,22 +7,14 @@ import { startTestServer, type TestServer } from '../helpers/http-server.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { newToken } from '../helpers/secrets.js';
 import { writeHandMadeWorkbook, type HandCell } from '../helpers/workbook.js';
+import { templateColumns } from '../../src/commands/template/run.js';
+import type { ShownReconcileRow } from '../../src/ledger/reconcile.js';
 
 // `einvoice invoices reconcile ORDERS`: a merchant's orders matched against the ledger of what was sent. The invoices
 // are sent through the CLI to the built-in sandbox, so the ledger fills as a merchant's does; every reconcile runs
 // with the environment's base address at a server that fails the test if anything calls it.
 
-interface Row {
-  class: string;
-  businessReference: string | null;
-  row: number | null;
-  invoiceNumber: string | null;
-  ordersAmount: string | null;
-  ledgerAmount: string | null;
-  difference: string | null;
-  refundedAmount: string | null;
-  ledgerReference: string | null;
-}
+type Row = ShownReconcileRow;
 
 interface Reconciled {
   compared: Record<string, unknown>;
@@ -30,16 +22,8 @@ interface Reconciled {
   rows: Row[];
 }
 
-const columns = [
-  'customer.name',
-  'customer.mobile',
-  'amount',
-  'sendingDate',
-  'releaseDate',
-  'expiryDate',
-  'businessReference',
-  'note',
-];
+/** The orders template's columns: customer.name, customer.mobile, amount, the dates, businessReference, note. */
+const columns = templateColumns.orders;
 
 /** An invoice's cells, as a merchant's sheet writes them. */
 const cells = (reference: string, amount: string, index: number) => [

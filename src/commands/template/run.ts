@@ -79,16 +79,8 @@ const itemColumns = ['itemCode', 'purchasedQuantity', 'price', 'nameEn', 'nameAr
 /** The columns of each kind's CSV template, in the order a sheet shows them. */
 export const templateColumns: Record<TemplateKind, readonly string[]> = {
   refunds: ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'],
-  orders: [
-    'businessReference',
-    'customer.name',
-    'customer.mobile',
-    'amount',
-    'sendingDate',
-    'releaseDate',
-    'expiryDate',
-    'note',
-  ],
+  // A single invoice's columns up to its note: what a shop's order holds.
+  orders: [...customerColumns.slice(0, 2), ...commonColumns.slice(0, 6)],
   single: [...customerColumns, ...commonColumns, 'paymentType', ...trailingColumns, ...itemColumns],
   recurring: [
     'cycleType',
