@@ -2,7 +2,7 @@ import type { BatchSummary, RecordResult, RecordResults, RecordStatus } from '..
 import { EinvoiceError } from '../errors.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
-import { recordName, recordNoun, recordTag } from './bulk-summary.js';
+import { earlierRow, recordName, recordTag } from './bulk-summary.js';
 
 // A bulk run as GitHub Actions shows it: an annotation on the input's line for each record to act on, long lists
 // folded in groups, and the summary as Markdown on the run's page. Workflow commands go to stderr, which the runner
@@ -152,17 +152,16 @@ export function stepSummary(
   next?: string,
   runWarnings: readonly string[] = [],
 ): string {
+  const { words } = summary;
   const head = summary.dryRun
-    ? `Dry run of ${countOf(summary.total, recordNoun(summary.kind))} from ${input} (${summary.environment}): nothing was sent`
-    : `${countOf(summary.total, recordNoun(summary.kind))} from ${input} in ${summary.environment}`;
-  const refunds = summary.kind === 'refund';
-  const done = refunds ? 'refunded' : 'created';
+    ? `Dry run of ${countOf(summary.total, words.record)} from ${input} (${summary.environment}): nothing was sent`
+    : `${countOf(summary.total, words.record)} from ${input} in ${summary.environment}`;
+  const done = words.done;
+  const [earlier, earlierCount] = earlierRow(summary);
   const counts: Array<[string, number]> = [
     ...(summary.dryRun ? [['valid, would be sent', summary.valid] as [string, number]] : []),
     [done, summary.created],
-    refunds
-      ? ['refunded by an earlier run', summary.createdEarlier]
-      : ['already existed', summary.alreadyExisted + summary.createdEarlier],
+    [earlier, earlierCount],
     ['failed', summary.failed],
     ['uncertain (sent, outcome unknown)', summary.uncertain],
     ['invalid, not sent', summary.invalid],
@@ -185,11 +184,20 @@ export function stepSummary(
   }
   const warned = results.withWarnings();
   if (warned.length > 0 || runWarnings.length > 0) {
-    lines.push('', '#### Warnings', '');
-    for (const warning of runWarnings) lines.push(`- ${cell(warning)}`);
+    lines.push('', '#### Warnings', '', ...warningItems(runWarnings));
     if (warned.length > 0 && runWarnings.length > 0) lines.push('');
     if (warned.length > 0) lines.push(...recordTable(warned, numbered, 'To look at', warningsOf));
   }
   if (next) lines.push('', `**What to do next:** ${cell(next)}`);
   return `${lines.join('\n')}\n\n`;
+}
+
+/** Warnings as the step summary lists them, one item each. */
+export function warningItems(warnings: readonly string[]): string[] {
+  return warnings.map((warning) => `- ${cell(warning)}`);
+}
+
+/** The step summary of a command that is no run over a file (one invoice, the ledger): the warnings it told. */
+export function warningsSummary(warnings: readonly string[]): string {
+  return `${['### einvoice: warnings', '', ...warningItems(warnings)].join('\n')}\n\n`;
 }

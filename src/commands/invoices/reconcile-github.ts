@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import type { CommandContext } from '../../context.js';
 import type { ShownReconcileRow } from '../../ledger/reconcile.js';
 import { countOf, formatCount, formatDecimal } from '../../output/format.js';
-import { cell, group, workflowCommand } from '../../output/github-actions.js';
+import { cell, group, warningItems, workflowCommand } from '../../output/github-actions.js';
 import { rowSentence, type Numbered, type ShownTotals } from '../../output/reconcile-view.js';
 import { annotatedFile } from '../shared/bulk-github.js';
 
@@ -73,7 +73,6 @@ function stepSummary(run: ReconcileInGithub): string {
     const more = run.discrepancyCount - run.discrepancies.length;
     if (more > 0) lines.push('', `...and ${formatCount(more)} more: \`--report FILE\` lists them all.`);
   }
-  if (run.warnings.length > 0)
-    lines.push('', '#### Warnings', '', ...run.warnings.map((warning) => `- ${cell(warning)}`));
+  if (run.warnings.length > 0) lines.push('', '#### Warnings', '', ...warningItems(run.warnings));
   return `${lines.join('\n')}\n\n`;
 }

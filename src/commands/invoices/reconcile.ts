@@ -1,6 +1,5 @@
 import type { CommandContext } from '../../context.js';
 import { DiscrepancyError, UsageError } from '../../errors.js';
-import type { LedgerFilter } from '../../ledger/filter.js';
 import {
   reconcileClasses,
   shownRow,
@@ -24,7 +23,7 @@ import { openSession, type Session } from '../../session.js';
 import { readInvoiceFile, type ManyInvoices } from '../../sheet/index.js';
 import { csvFlagsGiven } from '../shared/bulk-flags.js';
 import type { ReconcileOptions } from './flags.js';
-import { emptyLedgerNote, instantOf, readLedger } from './ledger-of.js';
+import { emptyLedgerNote, filterOf, readLedger } from './ledger-of.js';
 import { readOrders, type OrdersReading } from './reconcile-orders.js';
 
 /** How many rows to look at a terminal shows; a pipe, --json and --report get every one. */
@@ -48,10 +47,7 @@ export async function reconcileOrders(
   }
   const session = await openSession(options, context);
   const { terminal, profile } = session;
-  const filter: Pick<LedgerFilter, 'since' | 'until'> = {
-    ...(options.since !== undefined ? { since: instantOf('--since', options.since, profile.timeZone, 'start') } : {}),
-    ...(options.until !== undefined ? { until: instantOf('--until', options.until, profile.timeZone, 'end') } : {}),
-  };
+  const filter = await filterOf(options, session);
   const input = await ordersInput(orders, options, context);
   const store = await ReconcileStore.open();
   let ledger: Awaited<ReturnType<typeof readLedger>>;
