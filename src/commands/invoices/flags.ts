@@ -3,8 +3,8 @@ import { wholeNumberFlag } from '../../input/flag-parsers.js';
 import type { OptionsOf, Root } from '../root.js';
 import { declareReconcile } from './reconcile-flags.js';
 
-// `einvoice invoices list|show|export|import|forget`: the merchant's ledger of what einvoice sent from this machine
-// (or imported from journals), not the service's list, which its interface does not offer.
+// `einvoice invoices list|show|export|import|forget|reconcile`: the merchant's ledger of what einvoice sent from this
+// machine (or imported from journals), not the service's list, which its interface does not offer.
 
 const statuses = ['created', 'uncertain', 'refused', 'refunded', 'refund-uncertain'] as const;
 
@@ -28,7 +28,7 @@ function withFilters<A extends unknown[], O extends OptionValues, G extends Opti
 export function declareInvoices(root: Root) {
   const invoices = root
     .command('invoices')
-    .description('list, look up and export the invoices and refunds sent from this machine (the ledger)')
+    .description('list, look up, export and reconcile the invoices and refunds sent from this machine (the ledger)')
     .addHelpText(
       'after',
       `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices list --since 2026-11-01\n  $ einvoice invoices show 1000123\n  $ einvoice invoices export --format csv --output invoices.csv`,
