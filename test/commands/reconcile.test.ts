@@ -190,6 +190,15 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     const dryRun = await runInProcess(['create', 'single', '--file', 'm.csv', '--dry-run'], { home });
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(dryRun.stderr).toMatch(/valid, would be sent +1/);
+
+    // A workbook for .xlsx: every cell text, as the order held it, which create reads back as it was.
+    const workbook = await reconcile(['orders.csv', '--emit-missing', 'm.xlsx']);
+    expect(workbook.code, workbook.stderr).toBe(0);
+    expect(statSync(join(home, 'm.xlsx')).mode & 0o777).toBe(0o600);
+    const fromWorkbook = await runInProcess(['create', 'single', '--file', 'm.xlsx', '--dry-run', '--json'], { home });
+    expect(fromWorkbook.code, fromWorkbook.stderr).toBe(0);
+    const report = JSON.parse(fromWorkbook.stdout) as { records: Array<{ businessReference: string; status: string }> };
+    expect(report.records).toEqual([expect.objectContaining({ businessReference: 'RC-99', status: 'valid' })]);
   });
 
   it('the same orders as an .xlsx workbook give the same classes', async () => {

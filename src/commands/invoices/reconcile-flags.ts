@@ -55,11 +55,11 @@ export function declareReconcile<A extends unknown[], O extends OptionValues, G 
       '--emit-missing <file>',
       'write the orders no invoice was found for as a file create single --file sends: .csv, or .xlsx (0600)',
     )
-    .addOption(sheetFlag.format())
-    .addOption(sheetFlag.delimiter())
-    .addOption(sheetFlag.sheet())
-    .addOption(sheetFlag.dateFormat())
-    .addOption(sheetFlag.ignoreColumn())
+    .addOption(sheetFlag.format('ORDERS'))
+    .addOption(sheetFlag.delimiter('ORDERS'))
+    .addOption(sheetFlag.sheet('ORDERS'))
+    .addOption(sheetFlag.dateFormat('ORDERS'))
+    .addOption(sheetFlag.ignoreColumn('ORDERS'))
     .addOption(
       new Option(
         '--encoding <name>',
