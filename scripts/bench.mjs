@@ -1049,7 +1049,7 @@ function writePerformancePage(runs) {
       '',
       "What a merchant would notice, measured on this repository's own machine by `npm run bench` (start-up, bulk",
       'sending, the built-in sandbox), `npm run bench -- --ledger` (the ledger of what was sent), `npm run bench --',
-      '--scale` (a million records), `npm run bench -- --excel` (a workbook of a million rows, also part of --scale)',
+      '--scale` (a million records), `npm run bench -- --excel` (a workbook of a million rows, also part of --scale),',
       '`npm run bench -- --hostile` (workbooks whose zip directory lies about their size) and `npm run bench --',
       '--reconcile` (a million orders reconciled against a ledger of a million invoices), which write this page.',
       'Each figure is a ratio of two runs taken together, so it does not depend on how fast the machine is.',
