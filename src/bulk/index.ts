@@ -2,6 +2,7 @@
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
 export { planBulk, type BulkRequest, type PlannedRun, type SendHooks } from './run.js';
+export { lookInLikelyEncoding, WrongEncodingError, type SecondLook } from './second-look.js';
 export type { BulkKind, KindOptions, KindWords, LedgerLookup, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';

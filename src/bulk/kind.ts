@@ -120,6 +120,8 @@ export interface CheckingKind {
   numberOf?(body: SentBody): string;
   /** The amount a record moves, for the run's total (a refund's). */
   amountOf?(body: SentBody): number;
+  /** The name a record reaches its customer by (an invoice's customer.name), of which a dry run shows a few. */
+  nameOf?(body: SentBody): string | undefined;
   /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
   resendable(body: SentBody): boolean;
 }

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { makePrivateFolder } from '../private-file.js';
-import { undecodableMessage } from '../input/text-encoding.js';
+import { undecodableMessage } from '../input/encoding-messages.js';
 import { JournalWriter, journalVersion } from './journal.js';
 import type { BulkKind, CheckingKind, KindClient } from './kind.js';
 import { lockJournal } from './journal-lock.js';
@@ -11,6 +11,7 @@ import { checkJournalFits, type JournalPlace, type JournalTarget } from './journ
 import { planBatch, type Plan, type Shard } from './plan.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
 import { recordsOf, type ManyInvoices, type SheetOptions } from '../sheet/index.js';
+import { undecodableOf, WrongEncodingError } from './second-look.js';
 
 // A run over a file of many records, from the journal's lock to its last entry, in two steps with the command's
 // decision between them: plan every record into the journal (`planBulk()`), then send them (`send()`), or take the
@@ -119,7 +120,7 @@ export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
       planned: writer,
       signal: request.signal,
     })
-      .catch(readInTheWrongEncoding(input))
+      .catch(readInTheWrongEncoding(request))
       .catch(unwritable(`${journal?.shown}`));
     return new Planned(request, plan, { writer, journal, earlier, release }, settled);
   } catch (error) {
@@ -298,15 +299,18 @@ async function makeJournalFolder(journal: JournalPlace): Promise<void> {
 }
 
 /**
- * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes were not text in the
- * encoding it was read in: the encoding is the cause to tell, not what it garbled.
+ * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes are not text in the
+ * encoding it was read in, found so far or in the rest of the file: the encoding is the cause to tell, and the
+ * problems met reading it (the header's) are kept beside it.
  */
-function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never {
-  return (error) => {
-    const undecodable = error instanceof UsageError ? input.undecodable() : undefined;
-    if (!undecodable) throw error;
-    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-    throw new UsageError(`${problem}; nothing was sent.`, { hint });
+function readInTheWrongEncoding(request: BulkRequest): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (!(error instanceof UsageError)) throw error;
+    const { input } = request;
+    const found = input.undecodable() ?? (await undecodableOf(request));
+    if (!found) throw error;
+    const { problem, hint } = undecodableMessage(found, `--file ${input.name}`, input.format === 'csv');
+    throw new WrongEncodingError(`${problem}; nothing was sent.`, found, { issues: error.issues, hint });
   };
 }
 

@@ -95,16 +95,21 @@ export interface ColumnSet {
   resolve(header: string): ResolvedColumn;
   /** What a column that is none of them is not: `an invoice field`. */
   readonly fieldWords: string;
-  /** The command that prints a header to start from. */
-  readonly template: string;
+  /** The command that prints a sheet to start from, in the format of the one read (a CSV file or a workbook). */
+  template(format: 'csv' | 'xlsx'): string;
 }
 
-/** The columns of a sheet of invoices. */
-export const invoiceColumns: ColumnSet = {
-  resolve: resolveColumn,
-  fieldWords: 'an invoice field',
-  template: 'einvoice template single --format csv',
-};
+/** The columns of a sheet of invoices of `kind` (single by default). */
+export function invoiceColumnsOf(kind: 'single' | 'recurring' = 'single'): ColumnSet {
+  return {
+    resolve: resolveColumn,
+    fieldWords: 'an invoice field',
+    template: (format) => `einvoice template ${kind} --format ${format}`,
+  };
+}
+
+/** The columns of a sheet of single invoices. */
+export const invoiceColumns: ColumnSet = invoiceColumnsOf('single');
 
 /** The fields of a refund of a sheet (the invoice it refunds, then the request's body), by their lower-case names. */
 const refundFields = new Map<string, KnownField>([
@@ -127,7 +132,7 @@ export const refundColumns: ColumnSet = {
     return { unknown: header, suggestion: nearestName(name.toLowerCase(), names) };
   },
   fieldWords: 'a refund field',
-  template: 'einvoice template refunds',
+  template: (format) => `einvoice template refunds${format === 'csv' ? '' : ` --format ${format}`}`,
 };
 
 /** The columns of a merchant's orders that name themselves otherwise than an invoice's fields (a shop's export). */
@@ -181,6 +186,6 @@ export function orderColumns(names: OrderColumnNames, invoiceFields: boolean): O
       return resolved;
     },
     fieldWords: 'an order field',
-    template: 'einvoice template orders',
+    template: (format) => `einvoice template orders${format === 'csv' ? '' : ` --format ${format}`}`,
   };
 }

@@ -6,7 +6,7 @@ export { readInvoiceFile } from './input-format.js';
 export { recordsOf, type ManyInvoices, type SheetOptions } from './sheet-records.js';
 export { ndjsonRecords, recordAndLine, type IssuePlace, type RecordFinding, type SourceRecord } from './records.js';
 export {
-  invoiceColumns,
+  invoiceColumnsOf,
   orderColumns,
   refundColumns,
   resolveColumn,
@@ -15,3 +15,4 @@ export {
   type OrderColumnSet,
   type ResolvedColumn,
 } from './csv-columns.js';
+export { HeaderError } from './csv-records.js';

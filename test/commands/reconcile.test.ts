@@ -587,6 +587,19 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
     ]);
   });
 
+  it("finds an environment's ledger by its name alone, with no profile entry, as invoices list does", async () => {
+    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv', '--env', 'staging', '--json'], {
+      home: ledgerHome,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as Reconciled).compared).toMatchObject({
+      environment: 'staging',
+      invoiceCount: 0,
+    });
+    expect(result.stderr).toContain('! No invoice sent to staging is recorded in the ledger of this machine');
+    expect(result.stderr).toContain('This machine keeps the ledgers of sandbox.');
+  });
+
   it('warns that a ledger turned off holds only what was recorded before', async () => {
     writeFileSync(join(ledgerHome, 'off.json'), JSON.stringify({ environments: { sandbox: { ledger: false } } }));
     const result = await runInProcess(['invoices', 'reconcile', 'orders.csv', '--config', 'off.json'], {

@@ -50,6 +50,7 @@ export function bulkCreateOf(kind: InvoiceKind, options: CreateOptions, profile:
       amountChoice: amountChoiceOf(options),
       strict: options.strict ?? profile.strict,
       referencePrefix: options.referencePrefix,
+      fixMobiles: Boolean(options.fixMobiles),
     },
     dropUnknownFields: Boolean(options.dropUnknownFields),
     yes: Boolean(options.yes),

@@ -81,6 +81,10 @@ export function declareCreate(create: ReturnType<typeof declareCreateGroup>, kin
     )
     .option('--amount-from-items', "send the items' total instead of an amount that differs from it")
     .option(
+      '--fix-mobiles',
+      'send a mobile as its warning suggests: a leading 0 a spreadsheet dropped, +20 without its + or as 0020 (each change told)',
+    )
+    .option(
       '--strict',
       'refuse what has a warning (a mobile that is not an Egyptian mobile, an e-mail on an SMS invoice, a record without a businessReference)',
     )

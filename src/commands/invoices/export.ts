@@ -21,7 +21,7 @@ import { emptyLedgerNote, filterOf, readLedger } from './ledger-of.js';
  * private file. CSV as Excel opens it: UTF-8 with a byte order mark (Arabic intact), CRLF line ends.
  */
 export async function exportInvoices(options: ExportOptions, context: CommandContext): Promise<void> {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   if (options.format === 'xlsx' && !options.output && context.stdout.isTTY) {
     throw new UsageError('A workbook is not text to show in a terminal: nothing was written.', {
       hint: 'Give it a file: einvoice invoices export --format xlsx --output invoices.xlsx (or pipe it).',

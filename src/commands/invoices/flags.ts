@@ -70,7 +70,7 @@ export function declareInvoices(root: Root) {
     .argument('<journal...>', 'journal files of bulk runs (.einvoice-journal/*.ndjson)')
     .addHelpText(
       'after',
-      '\nEach journal goes into the ledger of the environment it names. Importing one again adds nothing twice.\n\nExamples:\n  $ einvoice invoices import artifacts/*/journal*.ndjson\n  $ einvoice invoices import invoices.csv.staging.journal.ndjson --env staging',
+      '\nEach journal goes into the ledger of the environment it names (with --env, each must name that one). Importing one again adds nothing twice.\n\nExamples:\n  $ einvoice invoices import artifacts/*/journal*.ndjson\n  $ einvoice invoices import invoices.csv.staging.journal.ndjson --env staging',
     );
   const forget = invoices
     .command('forget')

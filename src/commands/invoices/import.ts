@@ -6,7 +6,8 @@ import { journalHeader, journalLedgerEntries } from '../../ledger/journal-import
 import { sentNoun } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { formatCount } from '../../schemas/number-text.js';
-import { openSession } from '../../session.js';
+import { resolveProfile, type Profile } from '../../config/profile.js';
+import { createTerminal } from '../../output/terminal.js';
 import type { ImportOptions } from './flags.js';
 
 /**
@@ -14,8 +15,8 @@ import type { ImportOptions } from './flags.js';
  * ledger of the environment each names. A record is keyed by its journal's id, so importing again adds nothing.
  */
 export async function importJournals(journals: string[], options: ImportOptions, context: CommandContext) {
-  const session = await openSession(options, context);
-  const { terminal, profile } = session;
+  // Each journal names its environment: no environment is selected, so none is announced.
+  const terminal = createTerminal(context, options);
   // Every journal is read before any is imported: a wrong file named among many imports none.
   const headers = await Promise.all(
     journals.map(async (given) => {
@@ -36,16 +37,35 @@ export async function importJournals(journals: string[], options: ImportOptions,
       return { given, path, header };
     }),
   );
-  const off = headers.find(
-    ({ header }) => header.run.environment === profile.name && (!profile.ledger || options.ledger === false),
-  );
-  if (off) {
+  // --env says which environment's ledger the journals go into: one of another environment imports none.
+  const other =
+    options.env === undefined ? undefined : headers.find(({ header }) => header.run.environment !== options.env);
+  if (other) {
     throw new UsageError(
-      `The ledger of ${profile.name} is off (ledger: false in the profile, or --no-ledger); nothing was imported.`,
+      `${other.given} is the journal of a run sent to ${other.header.run.environment}, not ${options.env} (--env); nothing was imported.`,
+      { hint: 'Leave out --env: each journal goes into the ledger of the environment it names.' },
     );
+  }
+  // An environment needs no profile entry to keep its ledger, only not one that turns the ledger off.
+  const profiles = new Map<string, Profile>();
+  for (const environment of new Set(headers.map(({ header }) => header.run.environment))) {
+    const profile = await resolveProfile({
+      env: environment,
+      config: options.config,
+      cwd: context.cwd,
+      environment: context.env,
+      use: 'ledger',
+    });
+    if (!profile.ledger || options.ledger === false) {
+      throw new UsageError(
+        `The ledger of ${environment} is off (${options.ledger === false ? '--no-ledger' : `ledger: false in ${profile.configFile ?? 'the profile file'}`}); nothing was imported.`,
+      );
+    }
+    profiles.set(environment, profile);
   }
   for (const { given, path, header } of headers) {
     const environment = header.run.environment;
+    const currency = profiles.get(environment)?.currency;
     const ledger = (await Ledger.open(ledgerFile(environment, context.env), { create: true })) as Ledger;
     try {
       const before = ledger.size();
@@ -54,7 +74,7 @@ export async function importJournals(journals: string[], options: ImportOptions,
         journal: path,
         header,
         via: 'import',
-        ...(profile.currency ? { currency: profile.currency } : {}),
+        ...(currency ? { currency } : {}),
       })) {
         ledger.record(batch);
         entries += batch.length;

@@ -1,8 +1,11 @@
+import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ledgerFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { LedgerFilter } from '../../ledger/filter.js';
 import { Ledger } from '../../ledger/ledger.js';
+import { nearestName } from '../../schemas/nearest-name.js';
 import { endOfDayIn, startOfDayIn } from '../../schemas/time-zone.js';
 import { calendarDateIn } from '../../schemas/time-zone.js';
 import type { Session } from '../../session.js';
@@ -13,13 +16,33 @@ export async function readLedger(session: Session, context: CommandContext): Pro
   return Ledger.open(ledgerFile(session.profile.name, context.env), { create: false });
 }
 
-/** What the ledger is, for a sentence that says it holds nothing. */
+/**
+ * What the ledger is, for a sentence that says it holds nothing: and when this machine keeps the ledgers of other
+ * environments, which (the one meant, when the name given is a slip).
+ */
 export function emptyLedgerNote(session: Session, context: CommandContext): string {
+  const { name } = session.profile;
+  const others = ledgersHere(context.env).filter((other) => other !== name);
+  const nearest = nearestName(name, others);
   return (
-    `No invoice sent to ${session.profile.name} is recorded in the ledger of this machine ` +
-    `(${ledgerFile(session.profile.name, context.env)}). It holds what einvoice sends from here, and the journals ` +
-    'imported with einvoice invoices import.'
+    `No invoice sent to ${name} is recorded in the ledger of this machine ` +
+    `(${ledgerFile(name, context.env)}). It holds what einvoice sends from here, and the journals ` +
+    'imported with einvoice invoices import.' +
+    (nearest ? ` Did you mean --env ${nearest}?` : '') +
+    (others.length > 0 ? ` This machine keeps the ledgers of ${others.join(', ')}.` : '')
   );
+}
+
+/** The environments this machine keeps a ledger of, by the names of their files. */
+function ledgersHere(env: NodeJS.ProcessEnv): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(dirname(ledgerFile('sandbox', env)));
+  } catch {
+    return [];
+  }
+  // Names the profile file can give (ledgerFile() spells out any other character).
+  return files.flatMap((file) => /^([A-Za-z0-9_-]+)\.sqlite$/.exec(file)?.[1] ?? []).sort();
 }
 
 /** The filter the flags ask for; a day is one of the merchant's time zone (in CI with none configured, told so). */

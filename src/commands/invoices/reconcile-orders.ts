@@ -1,6 +1,6 @@
 import { UsageError, type FieldIssue } from '../../errors.js';
 import { jsonProblem } from '../../input/json-file.js';
-import { undecodableMessage } from '../../input/text-encoding.js';
+import { undecodableMessage } from '../../input/encoding-messages.js';
 import type { ReconcileStore } from '../../ledger/reconcile-store.js';
 import { groupedFindings } from '../../output/findings.js';
 import { countOf } from '../../output/format.js';

@@ -45,7 +45,7 @@ export async function reconcileOrders(
       hint: "It names the column whose date becomes each invoice's sendingDate in the --emit-missing file.",
     });
   }
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const { terminal, profile } = session;
   const filter = await filterOf(options, session);
   const input = await ordersInput(orders, options, context);

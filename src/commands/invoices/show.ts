@@ -8,7 +8,7 @@ import { emptyLedgerNote, readLedger } from './ledger-of.js';
 
 /** `einvoice invoices show <number or reference>`: each invoice of the ledger it names, as sent, with its refunds. */
 export async function showInvoice(numberOrReference: string, options: ShowOptions, context: CommandContext) {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const { terminal } = session;
   const ledger = await readLedger(session, context);
   let found;

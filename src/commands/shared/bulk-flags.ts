@@ -100,7 +100,10 @@ export const sheetFlag = {
       sheetGroup(input),
     ),
   dateFormat: (input = '--file') =>
-    new Option('--date-format <format>', 'read dates with slashes as DD/MM/YYYY (never guessed)')
+    new Option(
+      '--date-format <format>',
+      "read dates with slashes as DD/MM/YYYY (never guessed), in a CSV's cells and a workbook's text cells",
+    )
       .choices(['YYYY-MM-DD', 'DD/MM/YYYY'] as const)
       .helpGroup(sheetGroup(input)),
   ignoreColumn: (input = '--file') =>
@@ -130,9 +133,16 @@ export function bulkFlagsGiven(options: object): string[] {
 const sheetsOf: Record<Exclude<keyof typeof sheetFlag, 'format'>, ReadonlyArray<string>> = {
   delimiter: ['csv'],
   sheet: ['xlsx'],
-  dateFormat: ['csv'],
+  dateFormat: ['csv', 'xlsx'],
   ignoreColumn: ['csv', 'xlsx'],
 };
+
+/** The sheets a flag of reading one applies to, by its name (`--delimiter`: `csv`); none for another flag. */
+export function sheetsOfFlag(flag: string): ReadonlyArray<string> {
+  const { format: _format, ...sheetOnly } = sheetFlag;
+  const found = Object.entries(sheetOnly).find(([, declared]) => declared().long === flag);
+  return found ? sheetsOf[found[0] as keyof typeof sheetsOf] : [];
+}
 
 /** The flags of reading a sheet given that do not apply to an input of `format` (all of them for no sheet). */
 export function csvFlagsGiven(options: object, format?: string): string[] {

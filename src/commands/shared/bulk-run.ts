@@ -13,19 +13,21 @@ import {
   type RecordResult,
   type SendOutcome,
   type Shard,
+  WrongEncodingError,
 } from '../../bulk/index.js';
 import type { ManyInvoices } from '../../sheet/index.js';
 import { openBulkLedger } from './bulk-ledger.js';
 import { counted, ofRecords, RunEnd, withoutReferenceWarning } from './bulk-end.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
-import { undecodableMessage } from '../../input/text-encoding.js';
+import { refusedForItsEncoding, withSecondLook } from './bulk-encoding.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { writeProblem } from '../../input/json-file.js';
 import { checkWritable, makePrivateFolder } from '../../private-file.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
+import { visible } from '../../schemas/visible-text.js';
 import { groupedFindings } from '../../output/findings.js';
 
 /** A run over a file as its command's flags ask for it, the defaults applied (`bulkRunOf()`). */
@@ -91,7 +93,7 @@ export async function runBulkCommand(
   try {
     // The kind checks each record with what the ledger holds from other journals (an invoice sent before).
     const kind = command.kind(ledger?.lookup());
-    const run = await planBulk({
+    const request: BulkRequest = {
       kind,
       input,
       sheet: { ...settings.sheet, timeZone: profile.timeZone, dayRead: session.zone.dayRead },
@@ -105,6 +107,9 @@ export async function runBulkCommand(
       // The sandbox's clock when the target is a sandbox whose clock was moved.
       now: await session.now(),
       signal: context.signal,
+    };
+    const run = await planBulk(request).catch(async (error: unknown) => {
+      throw error instanceof WrongEncodingError ? await withSecondLook(request, error, error.found) : error;
     });
     /** Time spent waiting for the merchant's answer to the question: not the run's. */
     let answeringMs = 0;
@@ -150,7 +155,7 @@ export async function runBulkCommand(
         context,
       );
       ledger?.planned(plan, kind.sending.name);
-      const deciding = { settings, session, input, context, end, journal: journal?.shown, words: kind.words };
+      const deciding = { settings, session, request, context, end, journal: journal?.shown, words: kind.words };
       if (await decide(plan, command, deciding)) {
         const asked = Date.now();
         await asking(context, () => command.confirm(plan)).catch(tellingRefusal(plan, end, dryRun));
@@ -237,7 +242,8 @@ async function asking(context: CommandContext, ask: () => Promise<void>): Promis
 interface Deciding {
   settings: BulkRunSettings;
   session: Session;
-  input: ManyInvoices;
+  /** What the run was asked to do: its file, its kind. */
+  request: BulkRequest;
   context: CommandContext;
   end: RunEnd;
   /** The journal as messages name it. */
@@ -251,7 +257,8 @@ interface Deciding {
  * announces the run. Resolves true when there is something to send and the command may ask.
  */
 async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Promise<boolean> {
-  const { settings, session, input, context, end } = deciding;
+  const { settings, session, context, end } = deciding;
+  const { input } = deciding.request;
   const { terminal } = session;
   const { dryRun } = settings;
   const { words } = deciding;
@@ -271,9 +278,9 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   const undecodable = input.undecodable();
   if (undecodable) {
     plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
-    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-    await end.refused(hint);
-    throw new UsageError(`${problem}; nothing was sent.`, { issues: groupedFindings(plan.issues), hint });
+    const refusal = await refusedForItsEncoding(deciding.request, undecodable, plan.issues);
+    await end.refused(refusal.hint ?? '');
+    throw refusal;
   }
   if (plan.issues.length > 0 && !settings.skipInvalid) {
     plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
@@ -350,6 +357,12 @@ function announce(
   }
   if (plan.issues.length > 0) {
     terminal.warn(`Invalid records are skipped (--skip-invalid):\n${listed(groupedFindings(plan.issues))}`);
+  }
+  // What customers will read, for a person to see the file was read in its own encoding (Arabic as typed).
+  if (settings.dryRun && plan.names.length > 0) {
+    const names = plan.names.map((name) => `"${terminalSafe(visible(name))}"`).join(', ');
+    const of = plan.names.length === plan.toSend ? '' : ` (of the ${formatCount(plan.toSend)} records to send)`;
+    terminal.info(`Names as they will be sent: ${names}${of}.`);
   }
 }
 
