@@ -82,7 +82,9 @@ A run over a file of many invoices records each record's steps in a journal
 again resumes: created records are skipped, failed ones are sent again, and
 uncertain ones (the answer was lost) are resent only when they carry a
 businessReference or with --resend-uncertain; otherwise they are listed for you
-to check. A kill -9 at any instant loses nothing.
+to check, then settled by your word: --mark-created ROW or --mark-not-created
+ROW (refunds: --mark-refunded INVOICE, --mark-not-refunded INVOICE), kept in the
+journal and the ledger. A kill -9 at any instant loses nothing.
 
 Where it is
   FILE.ENV.journal.ndjson beside the input, one per environment

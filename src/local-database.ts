@@ -31,6 +31,11 @@ export interface LocalDatabaseOptions {
   verifyUpToBytes?: number;
   /** How long a statement waits for another process's transaction before it fails (default 30 s). */
   busyTimeoutMs?: number;
+  /**
+   * A file of this kind written before its files were marked (application_id 0, a `user_version` of 1 or more): true
+   * when its schema is this kind's, so it is brought up to date rather than refused as another program's.
+   */
+  recognizeUnmarked?(database: LocalDatabase, version: number): boolean;
 }
 
 /** The default of `busyTimeoutMs`. */
@@ -225,10 +230,13 @@ export async function openLocalDatabase(file: string | undefined, options: Local
   const refuse = refusals(file, options.description, busyTimeoutMs);
   const header = await readHeader(file, refuse);
   if (header) {
-    refuseHeader(header, refuse);
+    const logged = await hasLog(file);
+    // With a write-ahead log beside it, the file's newest pages may be there (a checkpoint a full disk cut short):
+    // SQLite's own read, below, says whether it is whole.
+    if (!logged) refuseHeader(header, refuse);
     let reader: LocalDatabase;
     try {
-      reader = new LocalDatabase(new DatabaseSync(await readOnlyLook(file), { readOnly: true }), refuse);
+      reader = new LocalDatabase(new DatabaseSync(readOnlyLook(file, logged), { readOnly: true }), refuse);
     } catch (error) {
       throw fileProblem(error, refuse) ?? error;
     }
@@ -254,9 +262,12 @@ export async function openLocalDatabase(file: string | undefined, options: Local
     // WAL: readers never wait for a writer. NORMAL: a commit survives the process being killed.
     await whileBusy(() => database.exec('PRAGMA journal_mode = WAL'), busyTimeoutMs);
     database.exec('PRAGMA synchronous = NORMAL');
-    // Another process may have made the file since it was looked at: the same checks, in the transaction that
-    // writes the schema.
-    database.write(() => migrate(database, refuseContent(database, options, refuse, false), options));
+    // A file of this version is only read: it opens at once while another process writes to it. Another process may
+    // have made or changed the file since it was looked at: the same checks, in the transaction that writes the schema.
+    const found = database.read(() => refuseContent(database, options, refuse, false));
+    if (found !== options.version) {
+      database.write(() => migrate(database, refuseContent(database, options, refuse, false), options));
+    }
   } catch (error) {
     database.close();
     throw fileProblem(error, refuse) ?? error;
@@ -269,20 +280,25 @@ export async function openLocalDatabase(file: string | undefined, options: Local
  * the file is opened for writing. Without a write-ahead log beside it, the file is all there is, and it is read as
  * immutable, which makes no -wal or -shm file; with one, the log's newer pages are read too.
  */
-async function readOnlyLook(file: string): Promise<URL> {
+function readOnlyLook(file: string, logged: boolean): URL {
   const address = pathToFileURL(file);
-  const logged = await stat(`${file}-wal`).then(
-    () => true,
-    () => false,
-  );
   if (!logged) address.searchParams.set('immutable', '1');
   return address;
+}
+
+/** Whether a write-ahead log with something in it is beside `file`. */
+async function hasLog(file: string): Promise<boolean> {
+  return stat(`${file}-wal`).then(
+    (info) => info.size > 0,
+    () => false,
+  );
 }
 
 /** Brings `database` from version `from` to the options' version, and marks it as einvoice's. */
 function migrate(database: LocalDatabase, from: number, options: LocalDatabaseOptions): void {
   if (from === options.version) return;
-  if (from === 0) database.exec(`PRAGMA application_id = ${options.application}`);
+  // A new file, or one written before its kind's files were marked.
+  database.exec(`PRAGMA application_id = ${options.application}`);
   options.migrate(database, from);
   database.exec(`PRAGMA user_version = ${options.version}`);
 }
@@ -380,7 +396,8 @@ function refuseContent(
   const version = Number(database.get('PRAGMA user_version')?.user_version);
   // Reading the schema parses it: a corrupted first page is found here.
   const empty = database.get('SELECT 1 FROM sqlite_schema') === undefined;
-  if (application !== options.application && !(application === 0 && version === 0 && empty)) {
+  const unmarked = application === 0 && (empty ? version === 0 : options.recognizeUnmarked?.(database, version));
+  if (application !== options.application && !unmarked) {
     throw refuse('foreign', 'is not a database einvoice made: it is the SQLite database of another program.');
   }
   if (version > options.version) throw refuseNewer(version, options, refuse);

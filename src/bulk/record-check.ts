@@ -166,6 +166,7 @@ export function invoiceWords(kind: InvoiceKind): KindWords {
     made: 'created',
     retry: 'run the same command again to retry them',
     command: `einvoice create ${kind}`,
+    markedBy: 'row',
   };
 }
 
@@ -209,6 +210,8 @@ function invoiceRules(checks: InvoiceChecks): CheckingKind {
             repeat: 'duplicate',
             why: 'same businessReference, amount and sendingDate as',
           },
+    // The row of a sheet, the line of NDJSON, as the run lists the record.
+    markName: ({ record, line }) => (record === undefined ? undefined : String(line ?? record)),
     check(record, recordNumber, content, sentBefore) {
       // A record that may have been created is sent again with the very body it was sent with.
       const merged = sentBefore

@@ -3,14 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { loadSqlite } from '../local-database.js';
+import type { LedgerStatus } from './filter.js';
+import type { InvoiceToReconcile } from './ledger.js';
 import {
   addToTotals,
   classify,
+  distinctInvoices,
   emptyTotals,
   foldReference,
   isInvoice,
   type ReconcileClass,
-  type ReconcileLedgerInvoice,
   type ReconcileOrder,
   type ReconcileRow,
   type ReconcileTotals,
@@ -25,21 +27,19 @@ const schema = `
   CREATE TABLE orders (seq INTEGER PRIMARY KEY, key TEXT NOT NULL, row INTEGER NOT NULL, reference TEXT NOT NULL,
     amount INTEGER NOT NULL, record TEXT);
   CREATE TABLE invoices (seq INTEGER PRIMARY KEY, key TEXT, id TEXT NOT NULL, number TEXT, reference TEXT,
-    amount INTEGER, status TEXT NOT NULL, refunded INTEGER NOT NULL, refund_uncertain INTEGER NOT NULL,
-    sending_date TEXT, sent_at TEXT NOT NULL);
+    amount INTEGER, status TEXT NOT NULL, refunded INTEGER NOT NULL, sending_date TEXT, sent_at TEXT NOT NULL);
   CREATE TABLE results (place_order INTEGER, place_sent TEXT, place_invoice INTEGER, class TEXT NOT NULL,
     o_seq INTEGER, o_row INTEGER, o_reference TEXT, o_amount INTEGER,
     i_seq INTEGER, i_id TEXT, i_number TEXT, i_reference TEXT, i_amount INTEGER, i_status TEXT, i_refunded INTEGER,
-    i_refund_uncertain INTEGER, i_sending_date TEXT, i_sent_at TEXT);
+    i_sending_date TEXT, i_sent_at TEXT);
 `;
 
 /** Both sides in one stream, by folded reference: a reference's orders, then its invoices, each in their order. */
 const byReference = `
   SELECT key, 0 AS side, seq, row, reference, amount, NULL AS id, NULL AS number, NULL AS status, NULL AS refunded,
-    NULL AS refund_uncertain, NULL AS sending_date, NULL AS sent_at FROM orders
+    NULL AS sending_date, NULL AS sent_at FROM orders
   UNION ALL
-  SELECT key, 1, seq, NULL, reference, amount, id, number, status, refunded, refund_uncertain, sending_date, sent_at
-    FROM invoices
+  SELECT key, 1, seq, NULL, reference, amount, id, number, status, refunded, sending_date, sent_at FROM invoices
   ORDER BY 1, 2, 3`;
 
 interface SideRow {
@@ -51,9 +51,8 @@ interface SideRow {
   amount: number | null;
   id: string | null;
   number: string | null;
-  status: ReconcileLedgerInvoice['status'] | null;
+  status: LedgerStatus | null;
   refunded: number | null;
-  refund_uncertain: number | null;
   sending_date: string | null;
   sent_at: string | null;
 }
@@ -73,7 +72,7 @@ export class ReconcileStore {
     this.#folder = folder;
     this.#db = db;
     this.#insertOrder = db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)');
-    this.#insertInvoice = db.prepare('INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.#insertInvoice = db.prepare('INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   }
 
   /** A new store, in a folder of its own (0700: the orders are customers' data). */
@@ -94,7 +93,7 @@ export class ReconcileStore {
     }
   }
 
-  /** How many orders and invoices it holds. */
+  /** How many orders and invoices it holds (the invoices each once, after `classify()`). */
   get counts(): { orders: number; invoices: number } {
     return { orders: this.#orders, invoices: this.#invoices };
   }
@@ -112,7 +111,7 @@ export class ReconcileStore {
   }
 
   /** Adds the ledger's invoices; a refused request is no invoice and is left out. */
-  addInvoices(invoices: Iterable<ReconcileLedgerInvoice>): void {
+  addInvoices(invoices: Iterable<InvoiceToReconcile>): void {
     for (const invoice of invoices) {
       if (!isInvoice(invoice)) continue;
       const reference = invoice.businessReference;
@@ -125,7 +124,6 @@ export class ReconcileStore {
         invoice.amountMinor,
         invoice.status,
         invoice.refundedMinor,
-        invoice.refundUncertain ? 1 : 0,
         invoice.sendingDate,
         invoice.sentAt,
       );
@@ -138,8 +136,11 @@ export class ReconcileStore {
    */
   classify(): ReconcileTotals {
     const totals = emptyTotals();
-    const insert = this.#db.prepare(`INSERT INTO results VALUES (${Array(18).fill('?').join(', ')})`);
-    const settle = (orders: ReconcileOrder[], invoices: Array<ReconcileLedgerInvoice & { seq: number }>) => {
+    const insert = this.#db.prepare(`INSERT INTO results VALUES (${Array(17).fill('?').join(', ')})`);
+    const settle = (orders: ReconcileOrder[], entries: Array<InvoiceToReconcile & { seq: number }>) => {
+      const invoices = distinctInvoices(entries);
+      // An entry that is another's invoice is not counted as one.
+      this.#invoices -= entries.length - invoices.length;
       for (const row of classify(orders, invoices)) {
         addToTotals(totals, row);
         insert.run(...resultValues(row));
@@ -147,7 +148,7 @@ export class ReconcileStore {
     };
     let key: string | null | undefined;
     let orders: ReconcileOrder[] = [];
-    let invoices: Array<ReconcileLedgerInvoice & { seq: number }> = [];
+    let invoices: Array<InvoiceToReconcile & { seq: number }> = [];
     for (const side of this.#db.prepare(byReference).iterate() as Iterable<SideRow>) {
       // An invoice without a reference has no order, nor any other invoice, of its own.
       if (side.key !== key || side.key === null) {
@@ -204,16 +205,15 @@ function orderOf(side: SideRow): ReconcileOrder {
   };
 }
 
-function invoiceOf(side: SideRow): ReconcileLedgerInvoice & { seq: number } {
+function invoiceOf(side: SideRow): InvoiceToReconcile & { seq: number } {
   return {
     seq: side.seq,
     id: side.id as string,
     invoiceNumber: side.number,
     businessReference: side.reference,
     amountMinor: side.amount,
-    status: side.status as ReconcileLedgerInvoice['status'],
+    status: side.status as LedgerStatus,
     refundedMinor: side.refunded ?? 0,
-    refundUncertain: side.refund_uncertain === 1,
     sendingDate: side.sending_date,
     sentAt: side.sent_at as string,
   };
@@ -223,7 +223,7 @@ function invoiceOf(side: SideRow): ReconcileLedgerInvoice & { seq: number } {
 function resultValues(row: ReconcileRow): SQLInputValue[] {
   const { order } = row;
   // The invoices classify() hands back are those it was given, each with its place in the store.
-  const invoice = row.invoice as (ReconcileLedgerInvoice & { seq: number }) | undefined;
+  const invoice = row.invoice as (InvoiceToReconcile & { seq: number }) | undefined;
   const seq = invoice?.seq ?? null;
   return [
     order?.seq ?? null,
@@ -241,7 +241,6 @@ function resultValues(row: ReconcileRow): SQLInputValue[] {
     invoice?.amountMinor ?? null,
     invoice?.status ?? null,
     invoice?.refundedMinor ?? null,
-    invoice ? (invoice.refundUncertain ? 1 : 0) : null,
     invoice?.sendingDate ?? null,
     invoice?.sentAt ?? null,
   ];
@@ -268,9 +267,8 @@ function rowOf(row: ResultRow): ReconcileRow {
             invoiceNumber: row.i_number as string | null,
             businessReference: row.i_reference as string | null,
             amountMinor: row.i_amount as number | null,
-            status: row.i_status as ReconcileLedgerInvoice['status'],
+            status: row.i_status as LedgerStatus,
             refundedMinor: row.i_refunded as number,
-            refundUncertain: row.i_refund_uncertain === 1,
             sendingDate: row.i_sending_date as string | null,
             sentAt: row.i_sent_at as string,
           },

@@ -1,8 +1,11 @@
 import { minorToText } from '../schemas/money.js';
+import { isSameInvoice, type InvoiceIdentity } from '../schemas/same-invoice.js';
+import type { InvoiceToReconcile } from './ledger.js';
 
 // Reconciling the merchant's orders with the ledger, one reference at a time: which orders got their invoice, once,
-// for the right amount. Pure: a reference's orders and invoices in, its rows out; the store (reconcile-store.ts)
-// brings each reference's together, and the command reads and prints.
+// for the right amount. Pure: a reference's orders and invoices in, its rows out; the ledger gives one entry per
+// invoice (`Ledger.invoicesToReconcile()`), the store (reconcile-store.ts) brings each reference's together, and the
+// command reads and prints.
 
 /** The classes of a reconciliation's rows, in the order its summary lists them. */
 export const reconcileClasses = [
@@ -28,31 +31,11 @@ export interface ReconcileOrder {
   amountMinor: number;
 }
 
-/** One invoice of the ledger: however often it was sent, one entry, with what was refunded of it. */
-export interface ReconcileLedgerInvoice {
-  /** Its entry in the ledger. */
-  id: string;
-  invoiceNumber: string | null;
-  /** As sent. */
-  businessReference: string | null;
-  /** Null when the body's amount was no amount (the ledger keeps the body as sent either way). */
-  amountMinor: number | null;
-  /** `uncertain`: it may or may not exist; `refused`: the service said no, so it is no invoice. */
-  status: 'created' | 'uncertain' | 'refused';
-  /** What refunds the service made took back, in minor units. */
-  refundedMinor: number;
-  /** A refund of it may or may not have been made. */
-  refundUncertain: boolean;
-  sendingDate: string | null;
-  /** When it was first sent (an ISO instant). */
-  sentAt: string;
-}
-
 /** A row of the reconciliation: an order, an invoice, or an order and the invoice it was matched with. */
 export interface ReconcileRow {
   class: ReconcileClass;
   order?: ReconcileOrder;
-  invoice?: ReconcileLedgerInvoice;
+  invoice?: InvoiceToReconcile;
 }
 
 const arabicIndicDigits = /[\u0660-\u0669\u06f0-\u06f9]/g;
@@ -68,28 +51,62 @@ export function foldReference(reference: string): string {
   });
 }
 
-/** A refused request made no invoice: the ledger keeps it, a reconciliation does not count it. */
-export function isInvoice(invoice: ReconcileLedgerInvoice): boolean {
-  return invoice.status !== 'refused';
+/**
+ * A refused request made no invoice, nor one the merchant said was not made: the ledger keeps them, a reconciliation
+ * does not count them.
+ */
+export function isInvoice(invoice: Pick<InvoiceToReconcile, 'status'>): boolean {
+  return invoice.status !== 'refused' && invoice.status !== 'not-created';
 }
 
 /** The ledger does not know whether the invoice exists, or whether a refund of it was made. */
-function uncertain(invoice: ReconcileLedgerInvoice): boolean {
-  return invoice.status === 'uncertain' || invoice.refundUncertain;
+function uncertain(invoice: InvoiceToReconcile): boolean {
+  return invoice.status === 'uncertain' || invoice.status === 'refund-uncertain';
+}
+
+/** A refund of it was made, wholly or partly. */
+function refunded(invoice: InvoiceToReconcile): boolean {
+  return invoice.status === 'refunded' || invoice.refundedMinor > 0;
+}
+
+/**
+ * The invoices of one reference the ledger holds, each once: an entry in doubt without a number (a lost answer of
+ * another run than the one that found it) that rule 2.3.2 makes the same invoice as another of them is that invoice,
+ * since the service makes no second one. In their order; refused requests left out.
+ */
+export function distinctInvoices<T extends InvoiceToReconcile>(invoices: readonly T[]): T[] {
+  const kept: T[] = [];
+  const live = invoices.filter(isInvoice);
+  for (const invoice of live) {
+    const lost = invoice.status === 'uncertain' && invoice.invoiceNumber === null;
+    const identity = lost ? identityOf(invoice) : undefined;
+    const same = (other: T) => {
+      const known = identityOf(other);
+      return known !== undefined && identity !== undefined && isSameInvoice(known, identity);
+    };
+    if (identity && (live.some((other) => other.invoiceNumber !== null && same(other)) || kept.some(same))) continue;
+    kept.push(invoice);
+  }
+  return kept;
+}
+
+/** What rule 2.3.2 tells an invoice by, when the ledger holds all of it. */
+function identityOf(invoice: InvoiceToReconcile): InvoiceIdentity | undefined {
+  const { businessReference, amountMinor, sendingDate } = invoice;
+  if (businessReference === null || amountMinor === null || sendingDate === null) return undefined;
+  return { businessReference, amount: Number(minorToText(BigInt(amountMinor))), sendingDate };
 }
 
 /**
  * The rows of one reference: its orders (in file order) and its invoices. Precedence, first that applies:
  * two orders or more are each `duplicate-in-orders` (naming the invoice when there is one), and two invoices or more
- * each `duplicate-in-ledger` (naming the order when there is one); then one invoice in doubt is `uncertain`; then an
+ * each `duplicate-in-ledger` (naming the order when there is one; entries `distinctInvoices()` makes one count
+ * once); then one invoice in doubt is `uncertain`; then an
  * order alone is `not-invoiced` and an invoice alone `not-in-orders`; then an order and its invoice are
  * `amount-differs`, `refunded` (wholly or partly) or `matched`, in that order. Refused invoices are left out.
  */
-export function classify(
-  orders: readonly ReconcileOrder[],
-  invoices: readonly ReconcileLedgerInvoice[],
-): ReconcileRow[] {
-  const live = invoices.filter(isInvoice);
+export function classify(orders: readonly ReconcileOrder[], invoices: readonly InvoiceToReconcile[]): ReconcileRow[] {
+  const live = distinctInvoices(invoices);
   const [order] = orders;
   const [invoice] = live;
   if (orders.length > 1) {
@@ -108,7 +125,7 @@ export function classify(
   if (uncertain(invoice)) return [{ class: 'uncertain', ...(order ? { order } : {}), invoice }];
   if (!order) return [{ class: 'not-in-orders', invoice }];
   if (invoice.amountMinor !== order.amountMinor) return [{ class: 'amount-differs', order, invoice }];
-  if (invoice.refundedMinor > 0) return [{ class: 'refunded', order, invoice }];
+  if (refunded(invoice)) return [{ class: 'refunded', order, invoice }];
   return [{ class: 'matched', order, invoice }];
 }
 
@@ -167,14 +184,6 @@ export function addToTotals(totals: ReconcileTotals, row: ReconcileRow): void {
   total.minor += BigInt(classAmountOf(row));
 }
 
-/** The status the ledger lists the row's invoice by (as `einvoice invoices list` does), or null without one. */
-export function ledgerStatusOf(invoice: ReconcileLedgerInvoice | undefined): string | null {
-  if (!invoice) return null;
-  if (invoice.status !== 'created') return invoice.status;
-  if (invoice.refundedMinor > 0) return 'refunded';
-  return invoice.refundUncertain ? 'refund-uncertain' : 'created';
-}
-
 /** A row as the merchant reads it (`--json`, `--report`): amounts as exact decimal text, null where it has none. */
 export interface ShownReconcileRow {
   class: ReconcileClass;
@@ -206,7 +215,7 @@ export function shownRow(row: ReconcileRow): ShownReconcileRow {
     ledgerAmount: amountText(amounts.ledger),
     difference: amountText(amounts.difference),
     refundedAmount: amountText(amounts.refunded),
-    ledgerStatus: ledgerStatusOf(row.invoice),
+    ledgerStatus: row.invoice?.status ?? null,
     ledgerReference: row.invoice?.businessReference ?? null,
   };
 }

@@ -1,10 +1,11 @@
 import { openLocalDatabase, type LocalDatabase } from '../local-database.js';
+import { newStateId } from './state.js';
 
 // The sandbox's database: its schema and version. Opening it, and refusing a file that cannot be used, is
 // src/local-database.ts's, as for every SQLite file einvoice keeps.
 
 /** The version of the schema below, kept in the file's user_version. */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
 
 /** The file's application_id: "EISB", einvoice's sandbox. */
 export const sandboxApplication = 0x45495342;
@@ -51,9 +52,14 @@ export function openDatabase(file: string | undefined, initialize: (database: Lo
     // A corrupted page is found before the first request, while reading the file whole costs little; a state of
     // tens of thousands of invoices is not read whole by every command (it would slow each one as it fills).
     verifyUpToBytes: 16 * 1024 * 1024,
-    migrate(database) {
-      database.exec(schema);
-      initialize(database);
+    migrate(database, from) {
+      if (from === 0) {
+        database.exec(schema);
+        initialize(database);
+        return;
+      }
+      // Version 1 named no state: the state a file holds is given its name, as a reset would give a new one.
+      database.run("INSERT OR IGNORE INTO counters (name, value) VALUES ('stateId', ?)", newStateId());
     },
   });
 }

@@ -186,6 +186,8 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     expect(row[header.indexOf('businessReference')]).toBe('RC-99');
     expect(row[header.indexOf('customer.name')]).toBe('Customer 99');
     expect(row[header.indexOf('amount')]).toBe('199');
+    // A mobile is text that begins with +: marked as text, and read back as the number it is (the dry run passes).
+    expect(row[header.indexOf('customer.mobile')]).toBe("'+201001234567");
     expect(statSync(join(home, 'm.csv')).mode & 0o777).toBe(0o600);
     const dryRun = await runInProcess(['create', 'single', '--file', 'm.csv', '--dry-run'], { home });
     expect(dryRun.code, dryRun.stderr).toBe(0);
@@ -264,7 +266,10 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
   });
 
   it('--report writes every row as CSV (formulas kept as text), a workbook or JUnit, the user alone reading it', async () => {
-    writeFileSync(join(home, 'formula.csv'), 'businessReference,amount\n"=HYPERLINK(""x"")",5.00\n@SUM(1),6.00\n');
+    writeFileSync(
+      join(home, 'formula.csv'),
+      'businessReference,amount\n"=HYPERLINK(""x"")",5.00\n@SUM(1),6.00\n+1+2,7.00\n-2+3,8.00\n',
+    );
     const result = await reconcile(['formula.csv', '--report', 'report.csv']);
     expect(result.code, result.stderr).toBe(0);
     const report = readFileSync(join(home, 'report.csv'), 'utf8');
@@ -273,6 +278,11 @@ describe('einvoice invoices reconcile: 20 invoices sent, RC-3 refunded, against 
     ).toBe(true);
     expect(report).toContain(`\r\nnot-invoiced,"'=HYPERLINK(""x"")",2,,5.00,,,,,\r\n`);
     expect(report).toContain("\r\nnot-invoiced,'@SUM(1),3,,6.00,,,,,\r\n");
+    expect(report).toContain("\r\nnot-invoiced,'+1+2,4,,7.00,,,,,\r\n");
+    expect(report).toContain("\r\nnot-invoiced,'-2+3,5,,8.00,,,,,\r\n");
+    // No cell of it begins as a formula would.
+    const cellsOf = report.split('\r\n').flatMap((line) => line.split(','));
+    expect(cellsOf.filter((cell) => /^"?[=+\-@\t\r]/.test(cell))).toEqual([]);
     expect(statSync(join(home, 'report.csv')).mode & 0o777).toBe(0o600);
 
     const junit = await reconcile(['orders.csv', '--report', 'report.xml']);
@@ -549,7 +559,7 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
       { key: 'd', reference: 'UN-2', amount: 7, outcome: 'uncertain' },
       { key: 'e', reference: 'RE-1', amount: 8, outcome: 'created', number: '2000005' },
       { key: 'f', reference: 'RF-1', amount: 9, outcome: 'refused' },
-      { key: 'g', reference: 'X-\u001b[2J1', amount: 3, outcome: 'created', number: '2000007' },
+      { key: 'g', reference: 'X-1', amount: 3, outcome: 'created', number: '2000007' },
       { key: 'h', amount: 4, outcome: 'created', number: '2000008' },
       { key: 'i', amount: 6, outcome: 'created', number: '2000009' },
     ]);
@@ -581,7 +591,7 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
       ['matched', 'UN-2', 4, '2000004'],
       ['matched', 'RE-1', 5, '2000005'],
       ['not-invoiced', 'RF-1', 6, null],
-      ['not-in-orders', 'X-\u001b[2J1', null, '2000007'],
+      ['not-in-orders', 'X-1', null, '2000007'],
       ['not-in-orders', null, null, '2000008'],
       ['not-in-orders', null, null, '2000009'],
     ]);
@@ -608,14 +618,47 @@ describe('einvoice invoices reconcile: what the ledger knows of each invoice, fr
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('! The ledger of sandbox is off (ledger: false in the profile)');
   });
+});
 
-  it('prints what the ledger holds without its escape sequences', async () => {
-    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv'], { home: ledgerHome, stdoutIsTTY: true });
+describe('einvoice invoices reconcile: a sandbox that was reset numbers anew', () => {
+  const resetHome = tempHome();
+  const send = async (file: string, rows: string[][]) => {
+    writeFileSync(join(resetHome, file), csv(rows));
+    const sent = await runInProcess(['create', 'single', '--file', file, '--yes', '--json'], {
+      home: resetHome,
+    });
+    expect(sent.code, sent.stderr).toBe(0);
+  };
+
+  it("reads only the invoices of the sandbox's state now: the reset one's, refunded or not, are not the service's", async () => {
+    await send('before.csv', [cells('SR-1', '100.00', 1), cells('SR-2', '200.00', 2)]);
+    const listed = await runInProcess(['invoices', 'list', '--ref', 'SR-1', '--json'], { home: resetHome });
+    const [{ invoiceNumber }] = JSON.parse(listed.stdout) as [{ invoiceNumber: string }];
+    const paid = await runInProcess(['sandbox', 'pay', invoiceNumber], { home: resetHome });
+    expect(paid.code, paid.stderr).toBe(0);
+    const refund = [invoiceNumber, '--amount', '100', '--reason', 'Returned', '--order-ref', paid.stdout.trim()];
+    expect((await runInProcess(['refund', ...refund, '--yes'], { home: resetHome })).code).toBe(0);
+    expect((await runInProcess(['sandbox', 'reset'], { home: resetHome })).code).toBe(0);
+    await send('after.csv', [cells('SR-1', '100.00', 1)]);
+    const again = await runInProcess(['invoices', 'list', '--ref', 'SR-1', '--json'], { home: resetHome });
+    expect((JSON.parse(again.stdout) as Array<{ status: string }>).map((row) => row.status)).toEqual([
+      'created',
+      'refunded',
+    ]);
+    writeFileSync(join(resetHome, 'orders.csv'), 'businessReference,amount\nSR-1,100.00\nSR-2,200.00\n');
+    const result = await runInProcess(['invoices', 'reconcile', 'orders.csv', '--json'], {
+      home: resetHome,
+      env: { EINVOICE_BASE_URL: service.url, EINVOICE_TOKEN: token },
+    });
     expect(result.code, result.stderr).toBe(0);
-    // Colour is the terminal's own (stdout is one); nothing else of an escape sequence reaches it.
-    // eslint-disable-next-line no-control-regex -- the colour codes are what it removes
-    const plain = result.stdout.replace(/\u001b\[(1|22|31|32|33|39)m/g, '');
-    expect(plain).not.toContain('\u001b');
-    expect(plain).toMatch(/^ +- +not-in-orders +X-1 +2000007 /m);
+    const { rows, compared } = JSON.parse(result.stdout) as Reconciled;
+    expect(rows.map((row) => [row.class, row.businessReference, row.ledgerStatus])).toEqual([
+      ['matched', 'SR-1', 'created'],
+      ['not-invoiced', 'SR-2', null],
+    ]);
+    expect(compared.invoiceCount).toBe(1);
+    expect(result.stderr).toContain(
+      "Left out 2 invoices of a sandbox since reset or replaced: its invoices are not the service's any more.",
+    );
   });
 });

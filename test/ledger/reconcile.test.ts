@@ -6,9 +6,9 @@ import {
   foldReference,
   shownRow,
   shownTotals,
-  type ReconcileLedgerInvoice,
   type ReconcileOrder,
 } from '../../src/ledger/reconcile.js';
+import type { InvoiceToReconcile } from '../../src/ledger/ledger.js';
 
 // The matching of a reconciliation, one reference at a time: its classes, their precedence and their exact totals.
 
@@ -21,8 +21,8 @@ function order(reference: string, amountMinor: number): ReconcileOrder {
 function invoice(
   reference: string | null,
   amountMinor: number | null,
-  more: Partial<ReconcileLedgerInvoice> = {},
-): ReconcileLedgerInvoice {
+  more: Partial<InvoiceToReconcile> = {},
+): InvoiceToReconcile {
   seq += 1;
   return {
     id: `L${seq}`,
@@ -31,14 +31,13 @@ function invoice(
     amountMinor,
     status: 'created',
     refundedMinor: 0,
-    refundUncertain: false,
     sendingDate: '2026-11-01',
     sentAt: '2026-11-01T08:00:00.000Z',
     ...more,
   };
 }
 
-const classesOf = (orders: ReconcileOrder[], invoices: ReconcileLedgerInvoice[]) =>
+const classesOf = (orders: ReconcileOrder[], invoices: InvoiceToReconcile[]) =>
   classify(orders, invoices).map((row) => row.class);
 
 describe('foldReference: what a reference is matched by', () => {
@@ -74,27 +73,31 @@ describe('classify: the rows of one reference', () => {
       'not-invoiced',
     ]);
     expect(classesOf([], [invoice('A', 1, { status: 'refused', invoiceNumber: null })])).toEqual([]);
+    // Nor one the merchant said was not made.
+    expect(classesOf([order('A', 1)], [invoice('A', 1, { status: 'not-created', invoiceNumber: null })])).toEqual([
+      'not-invoiced',
+    ]);
   });
 
   it('refunded, wholly or partly, with what was refunded; an amount that differs comes first', () => {
-    const [part] = classify([order('A', 10_000)], [invoice('A', 10_000, { refundedMinor: 2_550 })]);
+    const [part] = classify([order('A', 10_000)], [invoice('A', 10_000, { status: 'refunded', refundedMinor: 2_550 })]);
     expect(part?.class).toBe('refunded');
     expect(part && shownRow(part)).toMatchObject({ refundedAmount: '25.50', ledgerStatus: 'refunded' });
-    expect(classesOf([order('A', 10_000)], [invoice('A', 12_000, { refundedMinor: 2_000 })])).toEqual([
-      'amount-differs',
-    ]);
+    expect(
+      classesOf([order('A', 10_000)], [invoice('A', 12_000, { status: 'refunded', refundedMinor: 2_000 })]),
+    ).toEqual(['amount-differs']);
   });
 
   it('uncertain when the ledger does not know whether the invoice or its refund was made, before any other', () => {
     expect(classesOf([order('A', 1)], [invoice('A', 2, { status: 'uncertain', invoiceNumber: null })])).toEqual([
       'uncertain',
     ]);
-    expect(classesOf([order('A', 1)], [invoice('A', 1, { refundUncertain: true })])).toEqual(['uncertain']);
+    expect(classesOf([order('A', 1)], [invoice('A', 1, { status: 'refund-uncertain' })])).toEqual(['uncertain']);
     expect(classesOf([], [invoice('A', 1, { status: 'uncertain', invoiceNumber: null })])).toEqual(['uncertain']);
   });
 
   it('a reference on two orders makes each duplicate-in-orders, naming the one invoice, refunded or not', () => {
-    const refunded = invoice('A', 1, { refundedMinor: 1 });
+    const refunded = invoice('A', 1, { status: 'refunded', refundedMinor: 1 });
     const rows = classify([order('A', 1), order('A', 1)], [refunded]);
     expect(rows.map((row) => row.class)).toEqual(['duplicate-in-orders', 'duplicate-in-orders']);
     expect(rows.every((row) => row.invoice === refunded)).toBe(true);
@@ -117,6 +120,29 @@ describe('classify: the rows of one reference', () => {
   });
 });
 
+describe('distinctInvoices: the entries of a reference that are one invoice', () => {
+  it('a lost answer rule 2.3.2 makes the same as an invoice, or as an earlier lost answer, is that invoice', () => {
+    const lost = (amountMinor: number, more: Partial<InvoiceToReconcile> = {}) =>
+      invoice('A', amountMinor, { status: 'uncertain', invoiceNumber: null, ...more });
+    expect(classesOf([order('A', 500)], [lost(500), invoice('A', 500)])).toEqual(['matched']);
+    expect(classesOf([order('A', 500)], [lost(500), lost(500)])).toEqual(['uncertain']);
+    // Another amount or another sending date is another invoice: both stay, and are two of one reference.
+    expect(classesOf([order('A', 500)], [lost(700), invoice('A', 500)])).toEqual([
+      'duplicate-in-ledger',
+      'duplicate-in-ledger',
+    ]);
+    expect(classesOf([], [lost(500, { sendingDate: '2026-11-02' }), lost(500)])).toEqual([
+      'duplicate-in-ledger',
+      'duplicate-in-ledger',
+    ]);
+    // Two invoices with numbers are two, however alike.
+    expect(classesOf([], [invoice('A', 500), invoice('A', 500)])).toEqual([
+      'duplicate-in-ledger',
+      'duplicate-in-ledger',
+    ]);
+  });
+});
+
 describe('totals: each class counted, and its money summed exactly', () => {
   it('adds minor units past 2^53 without a float, each class by the money it is about', () => {
     const totals = emptyTotals();
@@ -128,7 +154,10 @@ describe('totals: each class counted, and its money summed exactly', () => {
     // 10 x 999,999,999,999,999 + 1 hundredths: odd and above 2^53, where a double cannot hold it.
     for (const row of classify([order('ONE', 1)], [invoice('ONE', 1)])) addToTotals(totals, row);
     for (const row of classify([order('D', 10_000)], [invoice('D', 9_875)])) addToTotals(totals, row);
-    for (const row of classify([order('R', 10_000)], [invoice('R', 10_000, { refundedMinor: 4_000 })])) {
+    for (const row of classify(
+      [order('R', 10_000)],
+      [invoice('R', 10_000, { status: 'refunded', refundedMinor: 4_000 })],
+    )) {
       addToTotals(totals, row);
     }
     for (const row of classify([], [invoice('L', 5_005)])) addToTotals(totals, row);

@@ -53,6 +53,8 @@ export function declareCreate(create: ReturnType<typeof declareCreateGroup>, kin
     .addOption(bulkFlag.report(bulkGroup))
     .addOption(bulkFlag.referencePrefix(bulkGroup))
     .addOption(bulkFlag.resendUncertain(bulkGroup))
+    .addOption(bulkFlag.markCreated(bulkGroup))
+    .addOption(bulkFlag.markNotCreated(bulkGroup))
     .addOption(bulkFlag.skipInvalid(bulkGroup))
     .addOption(bulkFlag.allowExpired(bulkGroup))
     .addOption(bulkFlag.shard(bulkGroup))

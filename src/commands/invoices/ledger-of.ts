@@ -8,6 +8,7 @@ import { Ledger } from '../../ledger/ledger.js';
 import { nearestName } from '../../schemas/nearest-name.js';
 import { endOfDayIn, startOfDayIn } from '../../schemas/time-zone.js';
 import { calendarDateIn } from '../../schemas/time-zone.js';
+import { relativeDay } from '../../input/dates.js';
 import type { Session } from '../../session.js';
 import type { FilterOptions } from './flags.js';
 
@@ -62,8 +63,8 @@ export async function filterOf(options: FilterOptions, session: Session): Promis
 }
 
 /**
- * A day (`YYYY-MM-DD`, `today`) of the merchant's zone or an ISO instant given to `flag`, as the ISO instant it
- * starts or ends at.
+ * A day (`YYYY-MM-DD`; `today`, `yesterday`, `-7d`, `-2w`, `-1m` counted as `--expiry-date +30d` is) of the merchant's
+ * zone or an ISO instant given to `flag`, as the ISO instant it starts or ends at.
  */
 export function instantOf(
   flag: string,
@@ -72,7 +73,7 @@ export function instantOf(
   edge: 'start' | 'end',
 ): string {
   const { timeZone } = zone;
-  const day = text === 'today' ? calendarDateIn(new Date(), timeZone) : text;
+  const day = relativeDay(text, calendarDateIn(new Date(), timeZone), { past: true }) ?? text;
   if (/^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
     zone.dayRead?.();
     return edge === 'start' ? startOfDayIn(day, timeZone) : endOfDayIn(day, timeZone);
@@ -80,7 +81,7 @@ export function instantOf(
   const instant = /T/.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(instant)) {
     throw new UsageError(`${flag} ${text} is not a day or an instant.`, {
-      hint: `Give a day as YYYY-MM-DD (a day of ${timeZone}), today, or an ISO instant such as 2026-11-01T09:00:00Z.`,
+      hint: `Give a day as YYYY-MM-DD (a day of ${timeZone}), today, yesterday, -7d (seven days ago; -2w, -1m), or an ISO instant such as 2026-11-01T09:00:00Z.`,
     });
   }
   return new Date(instant).toISOString();

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import type { CommandContext } from '../../context.js';
-import { csvCell } from '../../output/csv-cell.js';
+import { csvCell } from '../../csv-writer.js';
 import { writeLines } from '../../output/write-lines.js';
 import { jsonSchemaOf } from '../../schemas/json-schema.js';
 import { templateColumns } from '../template/run.js';
@@ -68,8 +68,8 @@ export async function writeMissingOrders(
     const lines = function* (): Generator<string> {
       // Excel opens it as UTF-8 (Arabic intact) by its byte order mark; the sheet readers skip the mark.
       yield `\uFEFF${columns.join(',')}\r`;
-      // The order's own text, never altered: a leading ' would change a reference.
-      for (const row of rows()) yield `${row.map((text) => csvCell(text, false)).join(',')}\r`;
+      // Text a spreadsheet would run as a formula gets a leading ', which the sheet readers take off again.
+      for (const row of rows()) yield `${row.map((text) => csvCell(text)).join(',')}\r`;
     };
     await writeLines(out, lines());
     out.end();

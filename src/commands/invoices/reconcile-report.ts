@@ -6,7 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeProblem } from '../../input/json-file.js';
 import type { ShownReconcileRow } from '../../ledger/reconcile.js';
-import { csvCell } from '../../output/csv-cell.js';
+import { csvCell } from '../../csv-writer.js';
 import { rowSentence, type Numbered, type ShownTotals } from '../../output/reconcile-view.js';
 import { writeLines } from '../../output/write-lines.js';
 import { openPrivate } from '../../private-file.js';
@@ -89,7 +89,7 @@ export async function writePrivately(
 function* csvLines(rows: Iterable<ShownReconcileRow>): Generator<string> {
   yield `\uFEFF${columns.map(({ name }) => name).join(',')}\r`;
   for (const row of rows) {
-    yield `${columns.map(({ name, type }) => csvCell(row[name] === null ? null : String(row[name]), type === 'text')).join(',')}\r`;
+    yield `${columns.map(({ name, type }) => csvCell(row[name], type === 'text' ? 'text' : 'number')).join(',')}\r`;
   }
 }
 

@@ -54,7 +54,8 @@ export async function reconcileOrders(
   try {
     const numbered = await asOrders(input.name, readOrders(input, readingOf(options, profile.timeZone), store));
     ledger = await readLedger(session, context);
-    if (ledger) store.addInvoices(ledger.perInvoice(filter));
+    if (ledger) store.addInvoices(ledger.invoicesToReconcile(filter));
+    const earlier = ledger?.invoicesOfEarlierNumberings(filter) ?? 0;
     const totals = shownTotals(store.classify());
     const rows = (only?: { discrepancies?: boolean; limit?: number }) => mapped(store.rows(only), shownRow);
     const { counts } = store;
@@ -64,6 +65,12 @@ export async function reconcileOrders(
     );
     // What a person would read on a terminal, and a CI job's page shows too.
     const warnings = ledgerWarnings(session, context, ledger !== undefined);
+    if (earlier > 0) {
+      terminal.info(
+        `Left out ${countOf(earlier, 'invoice')} of a sandbox since reset or replaced: its invoices are not the ` +
+          "service's any more.",
+      );
+    }
     if (terminal.json) {
       const compared = {
         orders: input.name,

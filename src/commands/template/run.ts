@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { csvField } from '../../bulk/index.js';
+import { csvCell } from '../../csv-writer.js';
 import { toJson } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 
@@ -133,7 +133,9 @@ export async function printTemplate(
   if (chosen === 'json') text = `${toJson(kind === 'orders' ? rows : rows[0])}\n`;
   else if (chosen === 'ndjson') text = rows.map((row) => `${JSON.stringify(row)}\n`).join('');
   else {
-    const lines = rows.map((row) => columns.map((column) => csvField(valueAt(row, column))).join(','));
+    const lines = rows.map((row) =>
+      columns.map((column) => csvCell(valueAt(row, column) as string | number | boolean | undefined)).join(','),
+    );
     text = `${[columns.join(','), ...lines].join('\n')}\n`;
   }
   if (choice.output === undefined) context.stdout.write(text);
