@@ -110,7 +110,7 @@ export class ReconcileStore {
     );
   }
 
-  /** Adds the ledger's invoices; a refused request is no invoice and is left out. */
+  /** Adds the ledger's invoices; a request refused, or settled as not created, made none and is left out. */
   addInvoices(invoices: Iterable<InvoiceToReconcile>): void {
     for (const invoice of invoices) {
       if (!isInvoice(invoice)) continue;
