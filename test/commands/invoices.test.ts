@@ -178,6 +178,25 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     expect(workbook.getWorksheet(1)?.rowCount).toBe(22);
   });
 
+  it('writes the format --output names, and refuses a --format the name contradicts', async () => {
+    const named = await runInProcess(['invoices', 'export', '--output', 'named.xlsx'], { home });
+    expect(named.code, named.stderr).toBe(0);
+    const workbook = new Workbook();
+    await workbook.xlsx.readFile(join(home, 'named.xlsx'));
+    expect(workbook.getWorksheet(1)?.rowCount).toBe(22);
+    const lines = await runInProcess(['invoices', 'export', '--output', 'named.ndjson'], { home });
+    expect(lines.code, lines.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, 'named.ndjson'), 'utf8').split('\n')[0] as string)).toHaveProperty(
+      'sentAt',
+    );
+    const contradicted = await runInProcess(['invoices', 'export', '--format', 'csv', '--output', 'wrong.xlsx'], {
+      home,
+    });
+    expect(contradicted.code).toBe(2);
+    expect(contradicted.stderr).toContain('--format csv does not match --output wrong.xlsx');
+    expect(existsSync(join(home, 'wrong.xlsx'))).toBe(false);
+  });
+
   it("keeps the ledger the user's alone (0600)", () => {
     expect(statSync(sandboxLedger(home)).mode & 0o777).toBe(0o600);
   });
