@@ -30,9 +30,9 @@ export interface SentRecord {
 
 /** What the ledger keeps of each kind of journal's records, and what it calls them. */
 const keptAs: Readonly<Record<RecordKindName, { entry(record: SentRecord): LedgerEntry; noun: string }>> = {
-  single: { entry: (record) => invoiceEntry('single', record), noun: 'invoices' },
-  recurring: { entry: (record) => invoiceEntry('recurring', record), noun: 'invoices' },
-  refund: { entry: refundEntry, noun: 'refunds' },
+  single: { entry: (record) => invoiceEntry('single', record), noun: 'invoice' },
+  recurring: { entry: (record) => invoiceEntry('recurring', record), noun: 'invoice' },
+  refund: { entry: refundEntry, noun: 'refund' },
 };
 
 /** The ledger's entry of a record that a journal of `kind` sent. */
@@ -40,7 +40,7 @@ export function ledgerEntryOf(kind: RecordKindName, record: SentRecord): LedgerE
   return keptAs[kind].entry(record);
 }
 
-/** What the ledger calls the records a journal of `kind` sent: `invoices`, `refunds`. */
+/** What the ledger calls a record a journal of `kind` sent: `invoice`, `refund`. */
 export function sentNoun(kind: RecordKindName): string {
   return keptAs[kind].noun;
 }

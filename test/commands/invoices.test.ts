@@ -178,6 +178,25 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     expect(workbook.getWorksheet(1)?.rowCount).toBe(22);
   });
 
+  it('writes the format --output names, and refuses a --format the name contradicts', async () => {
+    const named = await runInProcess(['invoices', 'export', '--output', 'named.xlsx'], { home });
+    expect(named.code, named.stderr).toBe(0);
+    const workbook = new Workbook();
+    await workbook.xlsx.readFile(join(home, 'named.xlsx'));
+    expect(workbook.getWorksheet(1)?.rowCount).toBe(22);
+    const lines = await runInProcess(['invoices', 'export', '--output', 'named.ndjson'], { home });
+    expect(lines.code, lines.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, 'named.ndjson'), 'utf8').split('\n')[0] as string)).toHaveProperty(
+      'sentAt',
+    );
+    const contradicted = await runInProcess(['invoices', 'export', '--format', 'csv', '--output', 'wrong.xlsx'], {
+      home,
+    });
+    expect(contradicted.code).toBe(2);
+    expect(contradicted.stderr).toContain('--format csv does not match --output wrong.xlsx');
+    expect(existsSync(join(home, 'wrong.xlsx'))).toBe(false);
+  });
+
   it("keeps the ledger the user's alone (0600)", () => {
     expect(statSync(sandboxLedger(home)).mode & 0o777).toBe(0o600);
   });
@@ -347,6 +366,20 @@ describe('the ledger and a served sandbox', () => {
     expect((await sandbox.api.invoices()).filter((invoice) => invoice.request)).not.toHaveLength(0);
   });
 
+  it('counts a journal of one invoice as one invoice', async () => {
+    const elsewhere = homeFor(sandbox);
+    writeNdjson(elsewhere, 'one.ndjson', records(1));
+    const run = await runInProcess(['create', 'single', '--file', 'one.ndjson', '--yes', '--journal', 'j.ndjson'], {
+      home: elsewhere,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const imported = await runInProcess(['invoices', 'import', join(elsewhere, 'j.ndjson')], {
+      home: homeFor(sandbox),
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toMatch(/: 1 invoice sent to local \(run \w+\), 1 new in the ledger\./);
+  });
+
   it('forgets what was sent before a day, and nothing after it', async () => {
     const home = homeFor(sandbox);
     expect((await runInProcess(oneInvoice('OLD-1'), { home })).code).toBe(0);
@@ -355,7 +388,7 @@ describe('the ledger and a served sandbox', () => {
     expect(await listed(home)).toHaveLength(1);
     const gone = await runInProcess(['invoices', 'forget', '--before', '2999-01-01'], { home });
     expect(gone.code, gone.stderr).toBe(0);
-    expect(gone.stderr).toContain('Removed 1 invoices');
+    expect(gone.stderr).toContain('Removed 1 invoice and 0 refunds sent before 2999-01-01');
     expect(await listed(home)).toHaveLength(0);
   });
 

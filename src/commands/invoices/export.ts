@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import type { CommandContext } from '../../context.js';
@@ -22,8 +22,9 @@ import { emptyLedgerNote, filterOf, readLedger } from './ledger-of.js';
  * profile's time zone, which the header names; a workbook with typed cells; NDJSON with instants in UTC.
  */
 export async function exportInvoices(options: ExportOptions, context: CommandContext): Promise<void> {
+  const format = formatOf(options);
   const session = await openSession(options, context, 'ledger');
-  if (options.format === 'xlsx' && !options.output && context.stdout.isTTY) {
+  if (format === 'xlsx' && !options.output && context.stdout.isTTY) {
     throw new UsageError('A workbook is not text to show in a terminal: nothing was written.', {
       hint: 'Give it a file: einvoice invoices export --format xlsx --output invoices.xlsx (or pipe it).',
     });
@@ -36,7 +37,7 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
         throw new UsageError(`Cannot write --output ${options.output}: ${writeProblem(error)}.`);
       })
     : undefined;
-  const workbook = options.format === 'xlsx';
+  const workbook = format === 'xlsx';
   // A workbook's writer ends the stream it is given: stdout gets the workbook through a stream of its own.
   const sink: Writable | undefined = handle ? handle.createWriteStream() : workbook ? new PassThrough() : undefined;
   const stream = sink ?? context.stdout;
@@ -48,14 +49,14 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
     if (workbook && sink) count = await writeWorkbook(sink, ledger?.each(filter) ?? [], timeZone);
     else {
       const rows = function* (): Generator<string> {
-        if (options.format === 'csv')
+        if (format === 'csv')
           yield `\uFEFF${headers(timeZone)
             .map((header) => csvCell(header))
             .join(',')}\r`;
         for (const { invoice, refund } of ledger?.each(filter) ?? []) {
           const row = exportRow(invoice, refund);
           count += 1;
-          yield options.format === 'csv'
+          yield format === 'csv'
             ? `${exportColumns.map((column) => csvValue(row[column], timeZone)).join(',')}\r`
             : JSON.stringify(Object.fromEntries(exportColumns.map((column) => [column, jsonValue(row[column])])));
         }
@@ -73,6 +74,27 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
     session.terminal.info(
       `Exported ${formatCount(count)} invoice${count === 1 ? '' : 's'}${options.output ? ` to ${options.output}` : ''}.`,
     );
+}
+
+type ExportFormat = NonNullable<ExportOptions['format']>;
+
+/** What `--output` names by its extension, so that `--output invoices.xlsx` is a workbook Excel opens. */
+const formatOfExtension: Readonly<Record<string, ExportFormat>> = {
+  '.csv': 'csv',
+  '.xlsx': 'xlsx',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+};
+
+/** --format, else the one --output's extension names, else CSV; a --format its --output's extension contradicts is refused. */
+function formatOf(options: ExportOptions): ExportFormat {
+  const named = options.output ? formatOfExtension[extname(options.output).toLowerCase()] : undefined;
+  if (options.format && named && options.format !== named) {
+    throw new UsageError(`--format ${options.format} does not match --output ${options.output}: nothing was written.`, {
+      hint: `A program opening ${options.output} expects ${named}: give --format ${named}, or name the file for ${options.format}.`,
+    });
+  }
+  return options.format ?? named ?? 'csv';
 }
 
 /** The columns' headers in a sheet: each column of times names the zone they are of (`sentAt (Africa/Cairo)`). */

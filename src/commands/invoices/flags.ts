@@ -67,9 +67,10 @@ export function declareInvoices(root: Root) {
     invoices.command('export').description('every invoice sent from this machine, one row each with its refund'),
   )
     .addOption(
-      new Option('--format <format>', 'csv (as Excel opens it), xlsx (a workbook: amounts and dates typed) or ndjson')
-        .choices(['csv', 'xlsx', 'ndjson'] as const)
-        .default('csv' as const),
+      new Option(
+        '--format <format>',
+        "csv (as Excel opens it), xlsx (a workbook: amounts and dates typed) or ndjson (default: --output's extension, else csv)",
+      ).choices(['csv', 'xlsx', 'ndjson'] as const),
     )
     .option('-o, --output <file>', 'write to this file (made private, 0600) instead of stdout')
     .addHelpText(

@@ -1,6 +1,6 @@
 import { ledgerFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
-import { formatCount } from '../../schemas/number-text.js';
+import { countOf } from '../../output/format.js';
 import { openSession } from '../../session.js';
 import type { ForgetOptions } from './flags.js';
 import { instantOf, readLedger } from './ledger-of.js';
@@ -19,7 +19,7 @@ export async function forgetInvoices(options: ForgetOptions, context: CommandCon
   try {
     const removed = ledger.forget(before);
     session.terminal.info(
-      `Removed ${formatCount(removed.invoices)} invoices and ${formatCount(removed.refunds)} refunds sent before ` +
+      `Removed ${countOf(removed.invoices, 'invoice')} and ${countOf(removed.refunds, 'refund')} sent before ` +
         `${options.before} from the ledger of ${session.profile.name}.`,
     );
   } finally {

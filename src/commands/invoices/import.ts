@@ -5,6 +5,7 @@ import { UsageError, type FieldIssue } from '../../errors.js';
 import { journalHeader, type JournalHeader } from '../../ledger/journal-import.js';
 import { sentNoun } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
+import { countOf } from '../../output/format.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { resolveProfile, type Profile } from '../../config/profile.js';
 import { createTerminal } from '../../output/terminal.js';
@@ -78,7 +79,7 @@ export async function importJournals(journals: string[], options: ImportOptions,
       });
       const added = ledger.size() - before;
       terminal.info(
-        `${journal.given}: ${formatCount(recorded)} ${sentNoun(header.run.kind)} sent to ${environment} ` +
+        `${journal.given}: ${countOf(recorded, sentNoun(header.run.kind))} sent to ${environment} ` +
           `(run ${header.id}), ${formatCount(added)} new in the ledger.`,
       );
     }
