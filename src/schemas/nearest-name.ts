@@ -12,7 +12,7 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
   if (part?.distance === 0) return part.name;
   if (whole && whole.distance <= near) return whole.name;
   if (part && part.distance <= near) return part.name;
-  return namedWord(typed, list) ?? shortenedName(typed, list);
+  return namedWord(typed, list) ?? shortenedName(typed, list) ?? wordOfTyped(name, list);
 }
 
 /**
@@ -59,6 +59,21 @@ function namedWord(typed: string, candidates: readonly string[]): string | undef
     candidate.split(/[.\-[\]]|(?=[A-Z])/).some((word) => word.toLowerCase() === typed),
   );
   return words.length === 1 ? words[0] : undefined;
+}
+
+/**
+ * The one candidate that is the last word of the typed name ("refundAmount" for amount, "customerMobile" for
+ * customer.mobile): a field named with a word of its own in front.
+ */
+function wordOfTyped(name: string, candidates: readonly string[]): string | undefined {
+  const last =
+    name
+      .split(/[.\-_\s]|(?=[A-Z])/)
+      .at(-1)
+      ?.toLowerCase() ?? '';
+  if (last.length < 3 || last === name.toLowerCase()) return undefined;
+  const named = candidates.filter((candidate) => lastPartOf(candidate) === last);
+  return named.length === 1 ? named[0] : undefined;
 }
 
 /** Levenshtein distance: the fewest insertions, deletions and substitutions that turn `a` into `b`. */

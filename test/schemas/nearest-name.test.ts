@@ -32,4 +32,13 @@ describe('the name a mistyped one was meant to be', () => {
     expect(nearestName('quantity', ['quantityLimit', 'purchasedQuantity'])).toBeUndefined();
     expect(nearestName('ord', refund)).toBeUndefined();
   });
+
+  it('is the field a name ends with, a word of its own in front', () => {
+    const refund = ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'];
+    expect(nearestName('refundAmount', refund)).toBe('amount');
+    expect(nearestName('refund_reason', refund)).toBe('reason');
+    expect(nearestName('buyerMobile', ['customer.name', 'customer.mobile'])).toBe('customer.mobile');
+    // A last word two fields end with names neither.
+    expect(nearestName('buyerName', ['customer.name', 'items[0].name'])).toBeUndefined();
+  });
 });
