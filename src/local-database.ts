@@ -170,7 +170,7 @@ const advice: Record<LocalFileProblem, string> = {
     'einvoice writes to it and beside it (SQLite keeps -wal and -shm files there): make the file and its folder ' +
     'writable for you, or give einvoice another file.',
   locked: 'Another process holds it: let that einvoice command finish, or stop it, and run again.',
-  unreachable: 'Give einvoice a file in a folder you can write to.',
+  unreachable: 'Move what stands in its place away, or give einvoice a file in a folder you can write to.',
 };
 
 /** The refusals of `file`. */

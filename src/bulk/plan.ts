@@ -181,6 +181,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       // A record the file no longer holds as valid is not counted, as an invalid one is not.
       if (body) countInFile(body);
       result.status = 'created-earlier';
+      if (earlier.marked) result.byMerchant = true;
       result.invoiceNumber = earlier.invoiceNumber;
       result.businessReference = stringOf(body?.businessReference) ?? earlier.businessReference;
       if (once && !firstOf.has(once.key)) firstOf.set(once.key, index);

@@ -31,6 +31,7 @@ export function reportEntry(result: RecordResult, numbered: Numbered, words: Kin
     status: shownStatus(result.status, words),
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
     ...(result.afterLostAnswer ? { afterLostAnswer: true } : {}),
+    ...(result.byMerchant ? { byMerchant: true } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
     ...(result.issues ? { issues: result.issues.map(pathAndMessage) } : {}),
     ...(result.warnings ? { warnings: result.warnings.map(pathAndMessage) } : {}),
@@ -58,7 +59,7 @@ function columnsOf(words: KindWords): ReadonlyArray<(typeof csvColumns)[number]>
  * records that already existed (a kind without a reference has none the service could know it by).
  */
 function shownSummary(summary: BatchSummary): Record<string, unknown> {
-  const { words, kind, environment, dryRun, total, created, createdEarlier, ...rest } = summary;
+  const { words, kind, environment, dryRun, total, created, createdEarlier, doneByMerchant, ...rest } = summary;
   const { alreadyExisted, alreadyExistedAfterLostAnswer, ...counts } = rest;
   return {
     kind,
@@ -67,6 +68,7 @@ function shownSummary(summary: BatchSummary): Record<string, unknown> {
     total,
     [words.done]: created,
     [`${words.done}Earlier`]: createdEarlier,
+    doneByMerchant,
     ...(words.reference === undefined ? {} : { alreadyExisted, alreadyExistedAfterLostAnswer }),
     ...counts,
   };

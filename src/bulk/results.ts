@@ -44,6 +44,8 @@ export interface RecordResult {
    * was lost: most likely that attempt created it.
    */
   afterLostAnswer?: boolean;
+  /** Done by the merchant's word (`--mark-created`, `--mark-refunded`), not by an answer of the service. */
+  byMerchant?: boolean;
   /** For a duplicate: the record it repeats, and that record's line (its row, in a spreadsheet). */
   duplicateOf?: number;
   duplicateOfLine?: number;

@@ -16,6 +16,8 @@ export interface BatchSummary {
   created: number;
   /** Created by an earlier run of the same journal. */
   createdEarlier: number;
+  /** Of those, the ones the merchant said were done (`--mark-created`, `--mark-refunded`). */
+  doneByMerchant: number;
   /** The service already held them. */
   alreadyExisted: number;
   /** Of those, found after an attempt of einvoice's whose answer was lost: most likely that attempt created them. */
@@ -83,6 +85,7 @@ export function summarize(
     total: results.length,
     created: 0,
     createdEarlier: 0,
+    doneByMerchant: 0,
     alreadyExisted: 0,
     alreadyExistedAfterLostAnswer: 0,
     failed: 0,
@@ -106,6 +109,7 @@ export function summarize(
     if (field && summary[field] !== undefined) (summary[field] as number) += results.count(status);
   }
   summary.withWarnings = results.countWithWarnings();
+  summary.doneByMerchant = results.withStatus('created-earlier').filter((result) => result.byMerchant).length;
   summary.alreadyExistedAfterLostAnswer = results
     .withStatus('already-existed')
     .filter((result) => result.afterLostAnswer).length;

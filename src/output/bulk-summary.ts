@@ -66,7 +66,7 @@ export function renderSummary(
  */
 export function earlierRow(summary: BatchSummary): [string, number, string?] {
   return summary.words.reference === undefined
-    ? [`${summary.words.done} by an earlier run`, summary.createdEarlier]
+    ? [`${summary.words.done} by an earlier run`, summary.createdEarlier, byMerchantNote(summary)]
     : ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)];
 }
 
@@ -78,13 +78,23 @@ export function earlierRow(summary: BatchSummary): [string, number, string?] {
 function alreadyExistedNote(summary: BatchSummary): string | undefined {
   const unexplained = summary.alreadyExisted - summary.alreadyExistedAfterLostAnswer;
   const notes = [
-    summary.createdEarlier > 0 ? `${formatCount(summary.createdEarlier)} created by an earlier run` : undefined,
+    summary.createdEarlier > summary.doneByMerchant
+      ? `${formatCount(summary.createdEarlier - summary.doneByMerchant)} created by an earlier run`
+      : undefined,
+    byMerchantNote(summary),
     summary.alreadyExistedAfterLostAnswer > 0
       ? `${formatCount(summary.alreadyExistedAfterLostAnswer)} most likely created by an attempt whose answer was lost`
       : undefined,
     unexplained > 0 ? `${formatCount(unexplained)} found in the service, no attempt journaled` : undefined,
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? notes.join('; ') : undefined;
+}
+
+/** The records done by the merchant's word, not by an answer of the service. */
+function byMerchantNote(summary: BatchSummary): string | undefined {
+  return summary.doneByMerchant > 0
+    ? `${formatCount(summary.doneByMerchant)} by your word, --mark-${summary.words.done}`
+    : undefined;
 }
 
 function describe(result: RecordResult, numbered: 'line' | 'row'): string {

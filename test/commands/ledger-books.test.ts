@@ -236,8 +236,13 @@ describe('an uncertain invoice without a reference', () => {
     const marked = await runInProcess([...run, '--mark-created', '2'], { home });
     expect(marked.code, marked.stderr).toBe(0);
     expect(marked.stderr).toContain('Marked in the journal, as you said: 1 created.');
-    const rerun = await runInProcess(run, { home });
+    expect(marked.stderr).toMatch(/already existed +1 +\(1 by your word, --mark-created\)\n/);
+    const rerun = await runInProcess([...run, '--json'], { home });
     expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/already existed +1 +\(1 by your word, --mark-created\)\n/);
+    const report = JSON.parse(rerun.stdout) as { summary: Record<string, unknown>; records: unknown[] };
+    expect(report.summary).toMatchObject({ createdEarlier: 1, doneByMerchant: 1 });
+    expect(report.records).toMatchObject([{ status: 'created-earlier', byMerchant: true }]);
     expect((await sandbox.api.invoices()).length).toBe(before);
     expect(await listed(home)).toMatchObject([{ id: uncertain?.id, status: 'created' }]);
     // A later word replaces it: not created after all, so this run sends it.
@@ -278,6 +283,7 @@ describe('an uncertain invoice without a reference', () => {
     const [uncertain] = await listed(home);
     const settled = await runInProcess(['invoices', 'settle', uncertain?.id as string, '--created'], { home });
     expect(settled.code, settled.stderr).toBe(0);
+    expect(settled.stderr).toContain(`The invoice of entry ${uncertain?.id} is recorded as`);
     expect(await listed(home)).toMatchObject([{ status: 'created' }]);
     const corrected = await runInProcess(['invoices', 'settle', uncertain?.id as string, '--not-created'], { home });
     expect(corrected.code, corrected.stderr).toBe(0);
@@ -339,6 +345,7 @@ describe('a file that cannot be the ledger (exit 10, the file named, left as it 
     const result = await runInProcess(['invoices', 'list'], { home });
     expect(result.code).toBe(10);
     expect(result.stderr).toContain(`The ledger ${file} is a folder, not a file.`);
+    expect(result.stderr).toContain('Move what stands in its place away');
     expect(result.stderr).not.toContain('Unexpected error');
   });
 

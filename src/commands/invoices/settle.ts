@@ -58,7 +58,7 @@ function settleCreate(
   const answered = history.find((step) => !step.marked && (step.status === 'created' || step.status === 'refused'));
   if (answered) {
     throw new UsageError(
-      `The service answered ${answered.status === 'created' ? `that invoice ${invoice.id} was created` : `invoice ${invoice.id} with a refusal`}; nothing was changed.`,
+      `The service answered ${answered.status === 'created' ? `that ${entryName(invoice)} was created` : `${entryName(invoice)} with a refusal`}; nothing was changed.`,
       { hint: 'Only an invoice whose outcome is unknown (uncertain) is settled by your word.' },
     );
   }
@@ -66,13 +66,18 @@ function settleCreate(
     history.map((step) => ({ type: 'invoice' as const, key: step.key, status: word.status, decided: word.decided })),
     at,
   );
-  session.terminal.success(`Invoice ${invoice.id} is recorded as ${word.decided}.`);
+  session.terminal.success(`The invoice of entry ${invoice.id} is recorded as ${word.decided}.`);
   if (invoice.journal && invoice.sourceFile && invoice.sourceLine !== null) {
     session.terminal.info(
       `The journal ${invoice.journal} keeps its own record: a rerun of ${invoice.sourceFile} takes ` +
         `--mark-${word.status} ${invoice.sourceLine}, so that it ${word.status === 'created' ? 'is not sent again' : 'is sent again'}.`,
     );
   }
+}
+
+/** An entry as the merchant knows it: by its invoice number when the service gave one, else by its id (`L12`). */
+function entryName(invoice: FoundInvoice['invoice']): string {
+  return invoice.invoiceNumber ? `invoice ${invoice.invoiceNumber}` : `the invoice of entry ${invoice.id}`;
 }
 
 /** The merchant's word on the refunds of an invoice whose outcome is unknown. */
