@@ -79,7 +79,7 @@ export function resolveColumn(header: string): ResolvedColumn {
       cell: field.cell,
     };
   }
-  return { unknown: header, suggestion: closest(name.replace(/\[\d+\]/, '[0]').toLowerCase()) };
+  return { unknown: header, suggestion: closest(name.replace(/\[\d+\]/, '[0]')) };
 }
 
 /** The known column name nearest to `name`, when it is near enough to be a slip. */
@@ -129,7 +129,7 @@ export const refundColumns: ColumnSet = {
     const field = refundFields.get(name.toLowerCase());
     if (field) return { path: field.path, cell: field.cell };
     const names = ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'];
-    return { unknown: header, suggestion: nearestName(name.toLowerCase(), names) };
+    return { unknown: header, suggestion: nearestName(name, names) };
   },
   fieldWords: 'a refund field',
   template: (format) => `einvoice template refunds${format === 'csv' ? '' : ` --format ${format}`}`,

@@ -183,6 +183,18 @@ describe('refunds from a file', () => {
     );
   });
 
+  it("names the refund field a shop's own column names were meant to be", async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'shop.csv'), 'invoiceNumber,refundAmount,Refund_Reason,orderReference\n1000001,1,x,1\n');
+    const result = await runRefund(home, ['--file', 'shop.csv', '--dry-run']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('column B "refundAmount" is not a refund field; did you mean amount?');
+    expect(result.stderr).toContain('column C "Refund_Reason" is not a refund field; did you mean reason?');
+    expect(result.stderr).toContain(
+      'column D "orderReference" is not a refund field; did you mean orderReferenceNumber?',
+    );
+  });
+
   it('refuses a sheet said to be in another encoding than its own, telling no count or total first', async () => {
     const home = homeFor(sandbox);
     const { invoiceNumber, orderReferenceNumber } = await sandbox.api.createPaidInvoice({ amount: 100 });
