@@ -3,8 +3,8 @@ import { openLocalDatabase, type LocalDatabase } from '../local-database.js';
 // The sandbox's database: its schema and version. Opening it, and refusing a file that cannot be used, is
 // src/local-database.ts's, as for every SQLite file einvoice keeps.
 
-/** The version of the schema below, kept in the file's user_version. */
-export const schemaVersion = 1;
+/** The version of the schema below, kept in the file's user_version: 2 added the request history. */
+export const schemaVersion = 2;
 
 /** The file's application_id: "EISB", einvoice's sandbox. */
 export const sandboxApplication = 0x45495342;
@@ -36,6 +36,24 @@ const schema = `
   CREATE TABLE tokens (token TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
 `;
 
+/** Version 2: every request the service received, with what it did (request-history.ts). */
+const requestHistory = `
+  CREATE TABLE requests (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    received_at TEXT NOT NULL,
+    ended_at TEXT,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    body_sha256 TEXT,
+    body_bytes INTEGER,
+    fault TEXT,
+    committed INTEGER,
+    status INTEGER,
+    ended TEXT NOT NULL,
+    invoice_number TEXT
+  );
+`;
+
 export type { LocalDatabase as Database, Row, SqlValue } from '../local-database.js';
 
 /**
@@ -51,9 +69,10 @@ export function openDatabase(file: string | undefined, initialize: (database: Lo
     // A corrupted page is found before the first request, while reading the file whole costs little; a state of
     // tens of thousands of invoices is not read whole by every command (it would slow each one as it fills).
     verifyUpToBytes: 16 * 1024 * 1024,
-    migrate(database) {
-      database.exec(schema);
-      initialize(database);
+    migrate(database, from) {
+      if (from === 0) database.exec(schema);
+      database.exec(requestHistory);
+      if (from === 0) initialize(database);
     },
   });
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalFileError } from '../../src/errors.js';
 import { openLocalDatabase } from '../../src/local-database.js';
+import { schemaVersion } from '../../src/sandbox/database.js';
 import { tempHome } from '../helpers/home.js';
 import { runInProcess } from '../helpers/in-process.js';
 
@@ -99,14 +100,14 @@ describe('a built-in sandbox state file that cannot be used (exit 10, left as it
   it('refuses a file of a newer einvoice before anything writes to it: no write-ahead log is started', async () => {
     const { home, file } = await homeWithState();
     const newer = new DatabaseSync(file);
-    newer.exec('PRAGMA journal_mode = DELETE; PRAGMA user_version = 2');
+    newer.exec(`PRAGMA journal_mode = DELETE; PRAGMA user_version = ${schemaVersion + 1}`);
     newer.close();
     const header = () => [...readFileSync(file).subarray(18, 20)];
     expect(header(), 'a file in rollback mode').toEqual([1, 1]);
     for (const args of [['stats'], ['sandbox', 'reset'], ['sandbox', 'export']]) {
       const stderr = await refused(args, home, file);
       expect(stderr).toContain(
-        `The sandbox's state file ${file} was written by a newer einvoice (version 2; this einvoice keeps version 1).`,
+        `The sandbox's state file ${file} was written by a newer einvoice (version ${schemaVersion + 1}; this einvoice keeps version ${schemaVersion}).`,
       );
       expect(stderr).toContain('use it with the newer einvoice, or give this one another file');
       expect(header(), args.join(' ')).toEqual([1, 1]);

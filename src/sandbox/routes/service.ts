@@ -33,7 +33,7 @@ function create(app: SandboxApp, kind: InvoiceKind): Handler {
       return invoice.invoiceNumber;
     });
     // The service answers with a bare JSON number; the digits are written as text so none is rounded.
-    return { status: 201, json: invoiceNumber };
+    return { status: 201, json: invoiceNumber, committed: true, invoiceNumber };
   };
 }
 
@@ -45,7 +45,7 @@ function refund(app: SandboxApp): Handler {
     const result = validate(refundSchema, request);
     if (!result.success) throw validationError(result.issues);
     app.store.write((state) => refundInvoice(state, invoiceNumber, result.data, sandboxNow(state.counters())));
-    return jsonReply(200, {});
+    return { ...jsonReply(200, {}), committed: true, invoiceNumber };
   };
 }
 
