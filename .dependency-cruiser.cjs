@@ -1,4 +1,5 @@
-// The layers of src/ (ARCHITECTURE.md): commands -> bulk -> (input, api, output, config) -> schemas -> base.
+// The layers of src/ (ARCHITECTURE.md): commands -> bulk -> sheet -> (input, api, output, config, ledger) -> schemas ->
+// base; the sheet readers use input and the schemas only.
 // The composition roots (index, program, session, service-connection, lib, start, heap-size and the help topics) put the
 // layers together and may use any of them. `npm run lint` runs this check; test/architecture/layers.test.ts proves
 // it fails on an import that breaks a rule.
@@ -43,9 +44,10 @@ module.exports = {
       comment:
         "input, api, output, config and ledger (the merchant's record of what was sent) each stand on the schemas " +
         'alone; a command composes them. A type may be shared (it names the data handed across; no code of the ' +
-        "other layer runs): the ledger reads the type of a journal's entries.",
+        "other layer runs): the ledger reads the type of a journal's entries, output that of a record's findings. Nor " +
+        'do they read a sheet: that is the layer above them (src/sheet), which reads with input.',
       from: { path: '^src/(input|api|output|config|ledger)/' },
-      to: { path: `${peers}|^src/bulk/`, pathNot: `^src/$1/|${base}`, dependencyTypesNot: ['type-only'] },
+      to: { path: `${peers}|^src/(bulk|sheet)/`, pathNot: `^src/$1/|${base}`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'bulk-uses-input-and-schemas',
@@ -55,6 +57,25 @@ module.exports = {
         'the profile and the ledger to the command (it hears each outcome through a hook); types may be shared.',
       from: { path: '^src/bulk/' },
       to: { path: '^src/(api|output|config|ledger)/', pathNot: base, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'bulk-names-no-type-of-output-or-ledger',
+      severity: 'error',
+      comment:
+        "Output and the ledger name the types of what a run hands them (its summary, its results, a journal's " +
+        'entries); a type named back would make the two layers a circle, an import that runs back up.',
+      from: { path: '^src/bulk/' },
+      to: { path: '^src/(output|ledger)/' },
+    },
+    {
+      name: 'sheet-uses-input-and-schemas',
+      severity: 'error',
+      comment:
+        'The sheet readers turn bytes into records with the input layer (text-encoding, the invoice fields) and the ' +
+        'schemas; they know nothing of sending, the service, the ledger, the terminal or a bulk run, not even a type, ' +
+        'so a command that reads a sheet and sends nothing uses them as a bulk run does.',
+      from: { path: '^src/sheet/' },
+      to: { path: '^src/(api|output|config|ledger|bulk)/' },
     },
     {
       name: 'commands-are-the-top',
@@ -71,6 +92,15 @@ module.exports = {
         'through it too): the engine may reshape its modules without a command noticing.',
       from: { path: '^src/', pathNot: '^src/bulk/' },
       to: { path: '^src/bulk/', pathNot: '^src/bulk/index[.]ts$' },
+    },
+    {
+      name: 'sheet-through-its-index',
+      severity: 'error',
+      comment:
+        'Outside the sheet readers, only their public index is used: the bulk engine and the commands read a file ' +
+        'of many records the same way, and the readers may reshape their modules without either noticing.',
+      from: { path: '^src/', pathNot: '^src/sheet/' },
+      to: { path: '^src/sheet/', pathNot: '^src/sheet/index[.]ts$' },
     },
     {
       name: 'sandbox-stands-alone',

@@ -24,7 +24,10 @@
 // against a stub of the service and a resume of its journal, each with peak RSS <= 512 MiB and a time per record at
 // most 1.3x that at 100,000 records; and a dry run of a workbook of a million rows, held to the same goals.
 // `npm run bench -- --excel` measures only the workbook.
+// `npm run bench -- --hostile` measures workbooks whose zip directory lies (a worksheet that says 10 KiB and unpacks to
+// 600 MB of rows, or to 1.5 GB of one cell): each refused (exit 2), peak RSS <= 512 MiB.
 
+import { Buffer } from 'node:buffer';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -35,6 +38,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -61,8 +65,10 @@ const ledgerOnly = process.argv.includes('--ledger');
 const bulkOnly = process.argv.includes('--bulk');
 /** `--excel`: a workbook of a million rows alone. */
 const excelOnly = process.argv.includes('--excel');
+/** `--hostile`: workbooks whose zip directory lies about their size. */
+const hostileOnly = process.argv.includes('--hostile');
 /** The section of docs/performance.md this run writes. */
-const pageSection = scale ? 'scale' : excelOnly ? 'excel' : ledgerOnly ? 'ledger' : 'goals';
+const pageSection = scale ? 'scale' : excelOnly ? 'excel' : ledgerOnly ? 'ledger' : hostileOnly ? 'hostile' : 'goals';
 const startupRuns = quick ? 5 : 15;
 const bulkRuns = quick ? 1 : 5;
 const bulkRecords = 10_000;
@@ -240,10 +246,10 @@ async function writeRecords(path, count, withReference = true, first = 1) {
 }
 
 /** Wall time and peak RSS (MiB) of `einvoice args`, by /usr/bin/time -v. */
-async function measured(args, env = benchEnv()) {
-  const result = await timed('/usr/bin/time', ['-v', process.execPath, bin, ...args], { env });
+async function measured(args, env = benchEnv(), options = {}) {
+  const result = await timed('/usr/bin/time', ['-v', process.execPath, bin, ...args], { env, ...options });
   const kib = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1]);
-  return { ms: result.ms, mib: kib / 1024 };
+  return { ms: result.ms, mib: kib / 1024, code: result.code, stderr: result.stderr };
 }
 
 let journals = 0;
@@ -735,15 +741,160 @@ async function excelRuns() {
   );
 }
 
+/**
+ * Writes a workbook whose worksheet unpacks to the `bytes` that `chunks` yields while its zip directory declares 10 KiB,
+ * as a crafted zip bomb does: the worksheet streamed through deflate, so the bench never holds it whole.
+ */
+async function writeLyingWorkbook(path, chunks) {
+  const { createDeflateRaw, crc32 } = await import('node:zlib');
+  const small = {
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+      '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    'xl/workbook.xml':
+      '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" ' +
+      'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    'xl/_rels/workbook.xml.rels':
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+  };
+  const out = createWriteStream(path);
+  const write = (bytes) => (out.write(bytes) ? undefined : once(out, 'drain'));
+  const directory = [];
+  let offset = 0;
+  const addPart = async (name, produce, declared) => {
+    const header = Buffer.alloc(30 + Buffer.byteLength(name));
+    const nameBytes = Buffer.from(name);
+    const deflate = createDeflateRaw();
+    const packedChunks = [];
+    let packed = 0;
+    let crc = 0;
+    let size = 0;
+    const collected = (async () => {
+      for await (const chunk of deflate) {
+        packedChunks.push(chunk);
+        packed += chunk.length;
+        // Spilled as it comes, so a part of gigabytes is never held: the local header is written first, with sizes
+        // in a data descriptor after the data (bit 3).
+        if (packedChunks.length > 64) await flush();
+      }
+    })();
+    let headerWritten = false;
+    const flush = async () => {
+      if (!headerWritten) {
+        header.writeUInt32LE(0x04034b50, 0);
+        header.writeUInt16LE(20, 4);
+        header.writeUInt16LE(0x0008, 6);
+        header.writeUInt16LE(8, 8);
+        header.writeUInt16LE(nameBytes.length, 26);
+        nameBytes.copy(header, 30);
+        await write(header);
+        headerWritten = true;
+      }
+      for (const chunk of packedChunks.splice(0)) await write(chunk);
+    };
+    for await (const chunk of produce()) {
+      crc = crc32(chunk, crc);
+      size += chunk.length;
+      if (!deflate.write(chunk)) await once(deflate, 'drain');
+    }
+    deflate.end();
+    await collected;
+    await flush();
+    const descriptor = Buffer.alloc(16);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(crc >>> 0, 4);
+    descriptor.writeUInt32LE(packed, 8);
+    descriptor.writeUInt32LE(size % 2 ** 32, 12);
+    await write(descriptor);
+    directory.push({ nameBytes, crc: crc >>> 0, packed, unpacked: declared ?? size, offset });
+    offset += header.length + packed + descriptor.length;
+  };
+  for (const [name, text] of Object.entries(small)) {
+    await addPart(name, function* () {
+      yield Buffer.from(text);
+    });
+  }
+  await addPart('xl/worksheets/sheet1.xml', chunks, 10 * 1024);
+  const start = offset;
+  for (const entry of directory) {
+    const central = Buffer.alloc(46 + entry.nameBytes.length);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0008, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(entry.crc, 16);
+    central.writeUInt32LE(entry.packed, 20);
+    central.writeUInt32LE(entry.unpacked, 24);
+    central.writeUInt16LE(entry.nameBytes.length, 28);
+    central.writeUInt32LE(entry.offset, 42);
+    entry.nameBytes.copy(central, 46);
+    await write(central);
+    offset += central.length;
+  }
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(directory.length, 8);
+  end.writeUInt16LE(directory.length, 10);
+  end.writeUInt32LE(offset - start, 12);
+  end.writeUInt32LE(start, 16);
+  await write(end);
+  out.end();
+  await once(out, 'finish');
+}
+
+/** Workbooks whose zip directory understates their worksheet: each refused (exit 2) within the memory goal. */
+async function hostileRuns() {
+  const head =
+    '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+  const cases = {
+    '600 MB of rows': function* () {
+      yield Buffer.from(head + '<row r="1"><c r="A1" t="inlineStr"><is><t>customer.name</t></is></c></row>');
+      const rows = Buffer.from('<row><c t="inlineStr"><is><t>Amr Hassan</t></is></c></row>'.repeat(10_000));
+      for (let written = 0; written < 600 * 1e6; written += rows.length) yield rows;
+      yield Buffer.from('</sheetData></worksheet>');
+    },
+    '1.5 GB of one cell': function* () {
+      yield Buffer.from(head + '<row r="1"><c r="A1" t="inlineStr"><is><t>');
+      const text = Buffer.alloc(1024 ** 2, 'x');
+      for (let written = 0; written < 1.5 * 1e9; written += text.length) yield text;
+      yield Buffer.from('</t></is></c></row></sheetData></worksheet>');
+    },
+  };
+  for (const [name, chunks] of Object.entries(cases)) {
+    const file = join(work, 'lying.xlsx');
+    await writeLyingWorkbook(file, chunks);
+    const packed = statSync(file).size;
+    const run = await measured(['create', 'single', '--file', file, '--dry-run'], benchEnv(), { allowFailure: true });
+    rmSync(file);
+    const refused = run.code === 2 && run.stderr.includes('zip directory declares');
+    report(
+      `workbook declaring 10 KiB, unpacking to ${name}: peak RSS`,
+      `${run.mib.toFixed(0)} MiB`,
+      `<= ${memoryGoalMiB} MiB, exit 2`,
+      refused && run.mib <= memoryGoalMiB,
+      `${(packed / 1024 ** 2).toFixed(1)} MB file; exit ${run.code} in ${fmt(run.ms)}`,
+    );
+  }
+}
+
 async function main() {
   const ticksBefore = machineTicks();
   console.log(
-    `einvoice bench${scale ? ' --scale' : excelOnly ? ' --excel' : ''}: node ${process.version}, ${cpus().length} CPUs; medians of repeated runs\n`,
+    `einvoice bench${scale ? ' --scale' : excelOnly ? ' --excel' : hostileOnly ? ' --hostile' : ''}: node ${process.version}, ${cpus().length} CPUs; medians of repeated runs\n`,
   );
   if (scale) {
     await scaleRuns();
     await excelRuns();
   } else if (excelOnly) await excelRuns();
+  else if (hostileOnly) await hostileRuns();
   else if (sandboxOnly) await sandboxBench();
   else if (ledgerOnly) await ledgerBench();
   else if (bulkOnly) await bulk();
@@ -802,7 +953,13 @@ function writePerformancePage(runs) {
         (row) => `| ${row.name.trim()} | ${row.value} | ${row.goal} | ${row.ok ? 'yes' : 'no'} | ${row.detail} |`,
       ),
     ].join('\n');
-  const flag = { scale: ' -- --scale', excel: ' -- --excel', ledger: ' -- --ledger', goals: '' }[pageSection];
+  const flag = {
+    scale: ' -- --scale',
+    excel: ' -- --excel',
+    ledger: ' -- --ledger',
+    hostile: ' -- --hostile',
+    goals: '',
+  }[pageSection];
   const measuredNow = [
     `<!-- ${pageSection} -->`,
     `Measured by \`npm run bench${flag}\` on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs${quick ? ' (BENCH_QUICK=1: fewer runs)' : ''}${only ? ` (${only}: only these figures)` : ''}.`,
@@ -810,7 +967,7 @@ function writePerformancePage(runs) {
     runs.map(table).join('\n\n'),
     `<!-- /${pageSection} -->`,
   ].join('\n');
-  const parts = ['goals', 'ledger', 'scale', 'excel'].map((name) =>
+  const parts = ['goals', 'ledger', 'scale', 'excel', 'hostile'].map((name) =>
     name === pageSection ? measuredNow : section(name),
   );
   writeFileSync(
@@ -820,8 +977,8 @@ function writePerformancePage(runs) {
       '',
       "What a merchant would notice, measured on this repository's own machine by `npm run bench` (start-up, bulk",
       'sending, the built-in sandbox), `npm run bench -- --ledger` (the ledger of what was sent), `npm run bench --',
-      '--scale` (a million records) and `npm run bench -- --excel` (a workbook of a million rows, also part of --scale),',
-      'which write this page.',
+      '--scale` (a million records), `npm run bench -- --excel` (a workbook of a million rows, also part of --scale)',
+      'and `npm run bench -- --hostile` (workbooks whose zip directory lies about their size), which write this page.',
       'Each figure is a ratio of two runs taken together, so it does not depend on how fast the machine is.',
       '',
       ...parts.filter(Boolean).flatMap((part) => [part, '']),

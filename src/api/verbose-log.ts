@@ -48,9 +48,13 @@ export function describeResponse(response: Pick<Response, 'headers'> & { body?: 
   return [...headerLines('<', response.headers), ...bodyLines('<', body)].join('\n');
 }
 
+/** A token at least this long is replaced wherever it stands: ordinary text does not hold it by chance. */
+const tokenFoundAnywhere = 8;
+
 /**
  * `line` with every occurrence of `token` replaced, also as JSON writes it: a service or proxy that echoes the
- * Authorization header back in a body must not put the token into a log a merchant pastes.
+ * Authorization header back in a body must not put the token into a log a merchant pastes. A shorter token is
+ * replaced only where it can be one, apart from letters and digits, so a one-letter token leaves words whole.
  */
 export function redactToken(line: string, token: string | undefined): string {
   if (!token) return line;
@@ -58,6 +62,15 @@ export function redactToken(line: string, token: string | undefined): string {
   // JSON may also write a slash escaped.
   const forms = new Set([token, json, json.replaceAll('/', '\\/'), encodeURIComponent(token)]);
   let redacted = line;
-  for (const form of forms) redacted = redacted.split(form).join('***');
+  for (const form of forms) {
+    if (form.length >= tokenFoundAnywhere) redacted = redacted.split(form).join('***');
+    else redacted = redacted.replace(apart(form), '***');
+  }
   return redacted;
+}
+
+/** `text` where it stands apart from letters and digits, as a pattern (the `u` flag escapes only syntax characters). */
+function apart(text: string): RegExp {
+  const escaped = text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu');
 }

@@ -1,7 +1,7 @@
 // The engine of a run over a file of many records, as the commands use it: the kinds of record, the run, and what a
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
-export { planBulk, type BulkRequest, type ManyInvoices, type PlannedRun, type SendHooks } from './run.js';
+export { planBulk, type BulkRequest, type PlannedRun, type SendHooks } from './run.js';
 export type { BulkKind, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';
@@ -12,6 +12,5 @@ export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
 export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
-export { refundColumns, resolveColumn, type ResolvedColumn } from './csv-columns.js';
 export { contentHash } from './content-key.js';
 export type { JournalEntry } from './journal.js';

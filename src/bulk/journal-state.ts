@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { RecordKindName } from './kind.js';
 import { journalVersion, type JournalEntry } from './journal.js';
-import { ndjsonRecords } from './records.js';
+import { ndjsonRecords } from '../sheet/index.js';
 
 // Reads a journal back into what each record went through. The last entry of a record decides its state; a last
 // line without its newline was torn by a crash and is ignored (it guarded nothing: the step after it never ran).

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/client.js';
 import type { InvoiceKind } from '../schemas/invoice.js';
 import type { RefundRecord } from '../schemas/refund.js';
 import type { FieldIssue } from '../errors.js';
-import type { ColumnSet } from './csv-columns.js';
+import type { ColumnSet } from '../sheet/index.js';
 
 // What the engine of a run over a file needs to know of a kind of record (an invoice to create, a refund): how to
 // check one, what it may hold only once, the request it makes, and whether one the service may have taken can ever

@@ -2,12 +2,11 @@ import { interruptedBy, type FieldIssue } from '../errors.js';
 import { ContentKeys, canonicalJson, contentHash } from './content-key.js';
 import type { JournalState, JournaledRecord } from './journal-state.js';
 import { parseRecord, wholeRecord } from './record-check.js';
-import { recordAndLine, type IssuePlace, type SourceRecord } from './records.js';
+import { recordAndLine, type IssuePlace, type RecordFinding, type SourceRecord } from '../sheet/index.js';
 import { RecordResults, type RecordResult } from './results.js';
 import type { JournalWriter } from './journal.js';
 import type { CheckingKind } from './kind.js';
 import { toMinorUnits } from '../schemas/money.js';
-import type { RecordFinding } from '../output/findings.js';
 
 // Plans a batch before anything is sent: every record of the shard is checked by its kind (record-check.ts for an
 // invoice, refund-check.ts for a refund), given its content key, checked against the earlier records of the file

@@ -1,6 +1,6 @@
 import { refundRecordSchema } from '../schemas/refund.js';
 import { validate } from '../schemas/validate.js';
-import { refundColumns } from './csv-columns.js';
+import { refundColumns } from '../sheet/index.js';
 import { refundSending, type BulkKind, type CheckingKind } from './kind.js';
 
 // Refunds of a file, as the plan of a run checks them: the shared refund schema, and one refund per invoice.

@@ -3,27 +3,18 @@ import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { makePrivateFolder } from '../private-file.js';
 import { undecodableMessage } from '../input/text-encoding.js';
-import type { CsvReadOptions } from './csv-records.js';
-import type { XlsxReadOptions } from './xlsx-records.js';
-import type { InvoiceFileInput } from '../input/input-format.js';
 import { JournalWriter, journalVersion } from './journal.js';
 import type { BulkKind, CheckingKind, KindClient } from './kind.js';
 import { lockJournal } from './journal-lock.js';
 import { plannedEntries, readJournal, type JournalState, type JournaledRecord } from './journal-state.js';
 import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
 import { planBatch, type Plan, type Shard } from './plan.js';
-import { readRecords, type IssuePlace, type SourceRecord } from './records.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
+import { recordsOf, type ManyInvoices, type SheetOptions } from '../sheet/index.js';
 
 // A run over a file of many records, from the journal's lock to its last entry, in two steps with the command's
 // decision between them: plan every record into the journal (`planBulk()`), then send them (`send()`), or take the
 // plan back when nothing is sent (`close()`). This module reads no flag of the command line.
-
-/** How a sheet is read: a CSV file's options, and a workbook's worksheet and the zone its date-times are in. */
-export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> & Pick<XlsxReadOptions, 'sheet' | 'timeZone'>;
-
-/** A file of many invoices, as `--file` reads it. */
-export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;
 
 /** What a bulk run is asked to do. */
 export interface BulkRequest {
@@ -317,20 +308,6 @@ function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never 
     const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
     throw new UsageError(`${problem}; nothing was sent.`, { hint });
   };
-}
-
-/** The records of the input, and how their issues are placed (CSV: by row and column). */
-async function recordsOf(
-  input: ManyInvoices,
-  sheet: SheetOptions & Pick<CsvReadOptions, 'columns'>,
-): Promise<{ records: AsyncIterable<SourceRecord[]>; place?: IssuePlace }> {
-  if (input.format === 'xlsx') {
-    const { readXlsxRecords } = await import('./xlsx-records.js');
-    return readXlsxRecords({ ...sheet, name: input.name, path: input.absolutePath ?? input.path });
-  }
-  if (input.format !== 'csv') return { records: readRecords(input.open(), input.format, input.name) };
-  const { readCsvRecords } = await import('./csv-records.js');
-  return readCsvRecords(input.open(), { ...sheet, name: input.name });
 }
 
 /** What the sending of one run works with. */

@@ -1,14 +1,9 @@
 import type { FieldIssue } from '../errors.js';
+import type { RecordFinding } from '../sheet/index.js';
 import { formatCount } from './format.js';
 
 // The problems and warnings of a file's records as a person reads them: the same cause on many records is one line
 // naming the records (an unknown date format on 300 rows is not 900 lines); a cause of one record keeps its words.
-
-/** A problem or warning of one record: `where` names the record (`row 3`), `field` the field it is about. */
-export interface RecordFinding extends FieldIssue {
-  where: string;
-  field?: string;
-}
 
 /** How many records a grouped line names before "and N more". */
 const namedRanges = 10;

@@ -48,6 +48,11 @@ const wrongImports = [
     content: "import { LedgerRecorder } from '../ledger/recorder.js';\nexport const wrong = LedgerRecorder;\n",
   },
   {
+    rule: 'bulk-names-no-type-of-output-or-ledger',
+    path: 'src/bulk/wrong-type.ts',
+    content: "import type { LedgerEntry } from '../ledger/entries.js';\nexport type Wrong = LedgerEntry;\n",
+  },
+  {
     rule: 'peers-stay-apart',
     path: 'src/ledger/wrong.ts',
     content: "import { toJson } from '../output/format.js';\nexport const wrong = toJson;\n",
@@ -71,6 +76,31 @@ const wrongImports = [
     rule: 'bulk-through-its-index',
     path: 'src/output/bulk-wrong.ts',
     content: "import type { Plan } from '../bulk/plan.js';\nexport type Wrong = Plan;\n",
+  },
+  {
+    rule: 'sheet-uses-input-and-schemas',
+    path: 'src/sheet/wrong.ts',
+    content: "import { toJson } from '../output/format.js';\nexport const wrong = toJson;\n",
+  },
+  {
+    rule: 'sheet-uses-input-and-schemas',
+    path: 'src/sheet/wrong-bulk.ts',
+    content: "import type { BulkKind } from '../bulk/index.js';\nexport type Wrong = BulkKind;\n",
+  },
+  {
+    rule: 'sheet-through-its-index',
+    path: 'src/commands/sheet-wrong.ts',
+    content: "import { readCell } from '../sheet/csv-cells.js';\nexport const wrong = readCell;\n",
+  },
+  {
+    rule: 'sheet-through-its-index',
+    path: 'src/bulk/sheet-wrong.ts',
+    content: "import type { SourceRecord } from '../sheet/records.js';\nexport type Wrong = SourceRecord;\n",
+  },
+  {
+    rule: 'peers-stay-apart',
+    path: 'src/output/sheet-wrong.ts',
+    content: "import { readInvoiceFile } from '../sheet/index.js';\nexport const wrong = readInvoiceFile;\n",
   },
   {
     rule: 'sandbox-stands-alone',

@@ -2,7 +2,7 @@ import { invoiceChecking, type InvoiceChecks } from '../../src/bulk/record-check
 import type { FieldIssue } from '../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import { inShard, planBatch, type PlanOptions } from '../../src/bulk/plan.js';
-import { readRecords } from '../../src/bulk/records.js';
+import { readRecords } from '../../src/sheet/records.js';
 import type { JournalState, JournaledRecord } from '../../src/bulk/journal-state.js';
 import { chunked, record } from './helpers.js';
 

@@ -506,6 +506,56 @@ describe('a workbook that must not be read', () => {
     expect((await received(sandbox)).count).toBe(0);
   });
 
+  // A crafted zip tells a smaller size than its part unpacks to (10 KiB for 600 MB): the workbook reader would trust
+  // the part's own header and unpack it all. Every part is unpacked and counted first.
+  for (const part of ['xl/worksheets/sheet1.xml', 'xl/sharedStrings.xml']) {
+    it(`refuses a workbook whose zip directory understates what ${part} unpacks to, naming the part`, async () => {
+      const home = homeFor(sandbox);
+      const rows = [header, ...Array.from({ length: 400 }, (_, index) => row(`L-${index}`))];
+      const bytes = await handMadeWorkbook({ sheets: [{ name: 'Sheet1', rows }] });
+      writeFileSync(join(home, 'lying.xlsx'), withDeclaredSizes(bytes, { [part]: { unpacked: 10 * 1024 } }));
+      const result = await runInProcess(['create', 'single', '--file', 'lying.xlsx', '--yes'], { home });
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `--file lying.xlsx was not read: its part ${part} unpacks to more than the 10 KiB its zip directory declares, as a zip bomb does`,
+      );
+      expect((await received(sandbox)).count).toBe(0);
+    });
+  }
+
+  it('refuses a cell longer than Excel holds: in the XML before reading, and as the reader gives it, by its cell', async () => {
+    const home = homeFor(sandbox);
+    // Past what any 32,767 characters take in the XML: refused before the reader makes it one string.
+    await writeHandMadeWorkbook(join(home, 'huge-cell.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('C-1'), row('C-2', { 7: { inline: 'x'.repeat(229_400) } })] }],
+    });
+    const huge = await runInProcess(['create', 'single', '--file', 'huge-cell.xlsx', '--yes'], { home });
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain(
+      '--file huge-cell.xlsx was not read: its cell H3 (xl/worksheets/sheet1.xml) holds more than the 32,767 characters a cell of Excel holds',
+    );
+    await writeHandMadeWorkbook(join(home, 'huge-text.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('C-3', { 7: { shared: 'y'.repeat(300_000) } })] }],
+    });
+    const text = await runInProcess(['create', 'single', '--file', 'huge-text.xlsx', '--yes'], { home });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain(
+      'a text of its table of texts (shared strings) holds more than the 32,767 characters',
+    );
+
+    // Within what the XML may take, longer than a cell holds: the record is refused by its cell, with the others.
+    await writeHandMadeWorkbook(join(home, 'long-cell.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('C-4'), row('C-5', { 7: { shared: 'z'.repeat(40_000) } })] }],
+    });
+    const long = await runInProcess(['create', 'single', '--file', 'long-cell.xlsx', '--yes'], { home });
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(
+      /row 3, column note \(Sheet1!H3\): is 40,000 characters long, more than the 32,767 characters a cell of Excel holds/,
+    );
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('says how to read a workbook given another name, reads it with --format xlsx, and says stdin cannot hold one', async () => {
     const home = homeFor(sandbox);
     const path = await writeHandMadeWorkbook(join(home, 'invoices.dat'), {

@@ -101,6 +101,12 @@ describe('einvoice config check', () => {
 
     const later = await check(service.url, jwt(30 * 86_400_000));
     expect(later.stdout).toMatch(/✓ token expiry +expires at .* \(in (29|30) days\)/);
+
+    // One of a unit is said in the singular.
+    const tomorrow = await check(service.url, jwt(86_400_000 + 3_600_000));
+    expect(tomorrow.stdout).toMatch(/! token expiry +expires at .* \(in 1 day\)$/m);
+    const withinTheHour = await check(service.url, jwt(30 * 60_000));
+    expect(withinTheHour.stdout).toMatch(/! token expiry +expires at .* \(in 1 hour\)$/m);
   });
 
   it('names the statistics path that answers, and exits 5 when neither does', async () => {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workbook } from '@cj-tech-master/excelts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveColumn } from '../../src/bulk/csv-columns.js';
+import { resolveColumn } from '../../src/sheet/csv-columns.js';
 import { templateColumns } from '../../src/commands/template/run.js';
 import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runInProcess } from '../helpers/in-process.js';

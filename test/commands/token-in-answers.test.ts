@@ -90,6 +90,30 @@ describe('a token the service puts into an error answer is shown as ***', () => 
     expect(result.stderr).toContain('  customer.***: was sent with ***\n');
   });
 
+  it('a one-character token is replaced where it stands alone, and leaves the words that hold its letter whole', async () => {
+    const server = await serve((request, response) => {
+      const sent = String(request.headers.authorization).replace(/^Bearer /, '');
+      sendJson(response, 400, { message: `token ${sent} was not accepted; the service rejected "${sent}"` });
+    });
+    const home = tempHome();
+    writeProfile(home, localProfile(server.url, 't'));
+    const result = await runInProcess(single, { env: { HOME: home } });
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain('token *** was not accepted; the service rejected "***"');
+  });
+
+  it('a token of full length is replaced even where letters or digits touch it (a header echoed URL-encoded)', async () => {
+    const server = await serve((request, response) => {
+      const header = encodeURIComponent(String(request.headers.authorization));
+      sendJson(response, 400, { message: `no session for ${header}` });
+    });
+    const home = tempHome();
+    writeProfile(home, localProfile(server.url, token));
+    const result = await run(home, single);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain('no session for Bearer%20***');
+  });
+
   it('a bulk run: its report, its --json records and its GitHub Actions annotations', async () => {
     for (const status of [400, 403, 500]) {
       const server = await serve(echoing(status));

@@ -158,11 +158,12 @@ const centralSignature = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
 
 /**
  * A zip's bytes with the sizes its central directory declares for some parts replaced, as a crafted zip bomb
- * misstates them: the directory is what a reader sees before it unpacks anything.
+ * misstates them: the directory is what a reader sees before it unpacks anything. Without `packed`, the packed size
+ * stays true, so the part can still be unpacked (to more than its directory says).
  */
 export function withDeclaredSizes(
   zipBytes: Uint8Array,
-  sizes: Record<string, { packed: number; unpacked: number }>,
+  sizes: Record<string, { packed?: number; unpacked: number }>,
 ): Uint8Array {
   const bytes = Buffer.from(zipBytes);
   let patched = 0;
@@ -171,7 +172,7 @@ export function withDeclaredSizes(
     const name = bytes.toString('utf8', at + 46, at + 46 + bytes.readUInt16LE(at + 28));
     const size = sizes[name];
     if (!size) continue;
-    bytes.writeUInt32LE(size.packed, at + 20);
+    if (size.packed !== undefined) bytes.writeUInt32LE(size.packed, at + 20);
     bytes.writeUInt32LE(size.unpacked, at + 24);
     patched += 1;
   }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { readInvoiceFile } from '../../src/input/input-format.js';
+import { readInvoiceFile } from '../../src/sheet/input-format.js';
 import type { CommandContext } from '../../src/context.js';
 import { decodeWhole, InputDecoder, likelyCodePage, sniffEncoding } from '../../src/input/text-encoding.js';
 

@@ -3,7 +3,7 @@ import type { ConfigCheckOptions } from './flags.js';
 import { describeTokenSource, type Profile } from '../../config/profile.js';
 import { isJwt, jwtExpiry } from '../../config/token-expiry.js';
 import { AuthError, EinvoiceError, ServiceUnavailableError } from '../../errors.js';
-import { toJson } from '../../output/format.js';
+import { countOf, toJson } from '../../output/format.js';
 import { isLoopback } from '../../schemas/loopback.js';
 import { terminalSafe } from '../../output/safe-text.js';
 import { openSession, type Session } from '../../session.js';
@@ -108,7 +108,7 @@ function expiryCheck(token: string, now = Date.now()): Check {
   if (left <= 0) {
     return { check: 'token expiry', status: 'fail', detail: `expired at ${when}`, failure: 'token' };
   }
-  const inWords = left < day ? `${Math.ceil(left / 3_600_000)} hours` : `${Math.floor(left / day)} days`;
+  const inWords = left < day ? countOf(Math.ceil(left / 3_600_000), 'hour') : countOf(Math.floor(left / day), 'day');
   return {
     check: 'token expiry',
     status: left < expiryWarningMs ? 'warn' : 'ok',

@@ -1,12 +1,13 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { invoiceKind, type ManyInvoices, type Plan, type RecordResult } from '../../bulk/index.js';
+import { invoiceKind, type Plan, type RecordResult } from '../../bulk/index.js';
+import type { ManyInvoices } from '../../sheet/index.js';
 import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import { countOf } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
-import { bulkRunOf } from '../bulk-flags.js';
-import { runBulkCommand, type BulkRunSettings } from '../bulk-run.js';
+import { bulkRunOf } from '../shared/bulk-flags.js';
+import { runBulkCommand, type BulkRunSettings } from '../shared/bulk-run.js';
 import { amountChoiceOf, type CreateOptions } from './flags.js';
 
 /** A run over a file of invoices as the command line asks for it, resolved once from the options. */

@@ -28,7 +28,7 @@ import type { Session } from '../../session.js';
 import { openDraft } from './draft.js';
 import { amountChoiceOf, type CreateOptions } from './flags.js';
 import { writePrivateFile } from '../../private-file.js';
-import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
+import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../shared/ledger-recording.js';
 
 type Raw = Record<string, unknown>;
 

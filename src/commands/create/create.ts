@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../input/input-format.js';
-import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
+import { readInvoiceFile } from '../../sheet/index.js';
+import { bulkFlagsGiven, csvFlagsGiven } from '../shared/bulk-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { openSession } from '../../session.js';
 import type { CreateOptions } from './flags.js';

@@ -4,7 +4,7 @@ import type { InvoiceKind } from '../../schemas/invoice.js';
 import { repeatable } from '../../input/flag-parsers.js';
 import { encodingNames } from '../../input/text-encoding.js';
 import { helpOf, inScope, invoiceFields, type InvoiceFlags } from '../../input/field-descriptions.js';
-import { bulkFlag, sheetFlag } from '../bulk-flags.js';
+import { bulkFlag, sheetFlag } from '../shared/bulk-flags.js';
 import type { OptionsOf, Root } from '../root.js';
 
 const examples: Record<InvoiceKind, string> = {

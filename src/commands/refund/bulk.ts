@@ -1,6 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { refundKind, type ManyInvoices, type Plan, type RecordResult } from '../../bulk/index.js';
+import { refundKind, type Plan, type RecordResult } from '../../bulk/index.js';
+import type { ManyInvoices } from '../../sheet/index.js';
 import { countOf } from '../../output/format.js';
 import { withCurrency } from '../../output/invoice-preview.js';
 import { fromMinorUnits, toMinorUnits } from '../../schemas/money.js';
@@ -8,8 +9,8 @@ import { formatAmount, ungrouped } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
-import { bulkRunOf } from '../bulk-flags.js';
-import { runBulkCommand, type BulkRunSettings } from '../bulk-run.js';
+import { bulkRunOf } from '../shared/bulk-flags.js';
+import { runBulkCommand, type BulkRunSettings } from '../shared/bulk-run.js';
 import type { RefundOptions } from './flags.js';
 
 /** A run over a file of refunds as the command line asks for it, resolved once from the options. */

@@ -1,7 +1,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 import { encodingNames } from '../../input/text-encoding.js';
-import { bulkFlag, sheetFlag } from '../bulk-flags.js';
+import { bulkFlag, sheetFlag } from '../shared/bulk-flags.js';
 import type { OptionsOf, Root } from '../root.js';
 
 const bulkGroup = 'Many refunds (--file holding CSV, a workbook, NDJSON or a JSON array, without <invoiceNumber>):';

@@ -2,7 +2,7 @@ import { servicePaths } from '../../api/paths.js';
 import { whenAsked, type CommandContext } from '../../context.js';
 import type { RefundOptions } from './flags.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { readInvoiceFile } from '../../input/input-format.js';
+import { readInvoiceFile } from '../../sheet/index.js';
 import { asObject, readJsonInput } from '../../input/json-file.js';
 import { askFields, confirmAction, confirmByTyping, type FieldQuestion } from '../../input/prompts.js';
 import { formatAmount, toJson } from '../../output/format.js';
@@ -13,8 +13,8 @@ import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
-import { bulkFlagsGiven, csvFlagsGiven } from '../bulk-flags.js';
-import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../ledger-recording.js';
+import { bulkFlagsGiven, csvFlagsGiven } from '../shared/bulk-flags.js';
+import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../shared/ledger-recording.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };

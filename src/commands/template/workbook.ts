@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { refundColumns, resolveColumn, type ResolvedColumn } from '../../bulk/index.js';
+import { refundColumns, resolveColumn, type ResolvedColumn } from '../../sheet/index.js';
 import { fieldByPath } from '../../input/field-descriptions.js';
 import { relativeDay } from '../../input/dates.js';
 import { calendarDateIn, processTimeZone } from '../../schemas/time-zone.js';

@@ -1,5 +1,5 @@
 import { UsageError, type FieldIssue } from '../errors.js';
-import type { RecordFormat } from '../input/input-format.js';
+import type { RecordFormat } from './input-format.js';
 
 // Streams the records of a file of many invoices, a chunk's worth at a time, so no file is ever held whole, however
 // long. Records come out as text with their position and line; parsing is left to the caller, which skips the
@@ -17,6 +17,12 @@ export interface SourceRecord {
   value?: Record<string, unknown>;
   /** Problems met while building `value`, reported with the schema's. */
   issues?: FieldIssue[];
+}
+
+/** A problem or warning of one record: `where` names the record (`row 3`), `field` the field it is about. */
+export interface RecordFinding extends FieldIssue {
+  where: string;
+  field?: string;
 }
 
 /** How an issue names where it is: the record alone (no path), or one of its fields. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageError } from '../../src/errors.js';
-import { resolveColumn } from '../../src/bulk/csv-columns.js';
-import { readCell, rowToRecord, splitItemSpecs } from '../../src/bulk/csv-cells.js';
-import { columnLetter, readCsvRecords, sniffDelimiter } from '../../src/bulk/csv-records.js';
+import { resolveColumn } from '../../src/sheet/csv-columns.js';
+import { readCell, rowToRecord, splitItemSpecs } from '../../src/sheet/csv-cells.js';
+import { columnLetter, readCsvRecords, sniffDelimiter } from '../../src/sheet/csv-records.js';
 import { InexactNumber } from '../../src/schemas/exact-json.js';
-import { chunked, collect } from './helpers.js';
+import { chunked, collect } from '../bulk/helpers.js';
 
 describe('resolveColumn', () => {
   it('reads dotted paths, flag names and item columns', () => {

@@ -1,7 +1,8 @@
 import { excelToDate, WorkbookReader } from '@cj-tech-master/excelts';
 import { EinvoiceError, UsageError, type FieldIssue } from '../errors.js';
-import { workbookLimits } from '../input/workbook-file.js';
+import { workbookLimits } from './workbook-file.js';
 import { decimalOfNumber, decimalToText } from '../schemas/money.js';
+import { formatCount } from '../schemas/number-text.js';
 import { instantOfWallClock } from '../schemas/time-zone.js';
 import { visible } from '../schemas/visible-text.js';
 import { rowToRecord } from './csv-cells.js';
@@ -19,7 +20,7 @@ import { readWorkbookParts, sharedText, type WorkbookTexts } from './workbook-te
 
 // Streams the rows of one worksheet of an .xlsx workbook as records, through the CSV reader's path: the same header,
 // the same cells to record, each cell first turned into what Excel shows by its type. The workbook was checked before
-// (input/workbook-file.ts); reading it is the library's.
+// (workbook-file.ts); reading it is the library's.
 
 /** How a workbook is read. */
 export interface XlsxReadOptions extends Pick<CsvReadOptions, 'name' | 'ignoreColumns' | 'columns'> {
@@ -64,7 +65,7 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
   const worksheetRecords = async function* (): AsyncGenerator<SourceRecord[]> {
     // A worksheet that comes before the workbook's own part waits in a temporary file of the reader's until it is
     // read. The workbook's check bounded what all its parts unpack to, and the table of texts held while the rows are
-    // read (input/workbook-file.ts).
+    // read (workbook-file.ts).
     const { texts, styles } = await readWorkbookParts(options.path, workbookLimits.unpackedBytes);
     const reader = new WorkbookReader(options.path, {
       worksheets: 'emit',
@@ -239,6 +240,10 @@ function readCell(
     }
   }
   if (value === null || value === undefined) return { text: '' };
+  if (typeof value === 'string' && value.length > workbookLimits.cellCharacters) {
+    const cause = `more than the ${formatCount(workbookLimits.cellCharacters)} characters a cell of Excel holds`;
+    return { issue: `is ${formatCount(value.length)} characters long, ${cause}`, cause };
+  }
   if (typeof value === 'string') return { text: value };
   if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE' };
   if (value instanceof Date) {

@@ -1,13 +1,14 @@
 import { writeSync } from 'node:fs';
-import { summarize, unfinishedStatuses, writeJsonReport, writeReport, type SendOutcome } from '../bulk/index.js';
-import type { BatchSummary, ManyInvoices, Numbered, Plan, RecordKindName, RecordResult } from '../bulk/index.js';
-import type { CommandContext } from '../context.js';
-import { interruptedBy, PartialFailureError, ServiceUnavailableError } from '../errors.js';
-import { writeProblem } from '../input/json-file.js';
-import { renderSummary } from '../output/bulk-summary.js';
-import { inGithubActions } from '../output/github-actions.js';
-import { formatCount } from '../schemas/number-text.js';
-import type { Session } from '../session.js';
+import { summarize, unfinishedStatuses, writeJsonReport, writeReport, type SendOutcome } from '../../bulk/index.js';
+import type { BatchSummary, Numbered, Plan, RecordKindName, RecordResult } from '../../bulk/index.js';
+import type { ManyInvoices } from '../../sheet/index.js';
+import type { CommandContext } from '../../context.js';
+import { interruptedBy, PartialFailureError, ServiceUnavailableError } from '../../errors.js';
+import { writeProblem } from '../../input/json-file.js';
+import { renderSummary } from '../../output/bulk-summary.js';
+import { inGithubActions } from '../../output/github-actions.js';
+import { formatCount } from '../../schemas/number-text.js';
+import type { Session } from '../../session.js';
 
 // What a run over a file says once it ends, made from its results alone: the summary, the report, --json, GitHub's
 // output, and the error that says what it left undone.

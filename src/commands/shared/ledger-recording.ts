@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ledgerFile } from '../config/paths.js';
-import type { CommandContext, GlobalOptions } from '../context.js';
-import { LocalFileError, OutcomeUnknownError, ServiceRejectedError } from '../errors.js';
-import type { InvoiceEntry, LedgerSource, RefundEntry } from '../ledger/entries.js';
-import { LedgerRecorder } from '../ledger/recorder.js';
-import { inGithubActions, workflowCommand } from '../output/github-actions.js';
-import { targetOf } from '../bulk/index.js';
-import type { Session } from '../session.js';
+import { ledgerFile } from '../../config/paths.js';
+import type { CommandContext, GlobalOptions } from '../../context.js';
+import { LocalFileError, OutcomeUnknownError, ServiceRejectedError } from '../../errors.js';
+import type { InvoiceEntry, LedgerSource, RefundEntry } from '../../ledger/entries.js';
+import { LedgerRecorder } from '../../ledger/recorder.js';
+import { inGithubActions, workflowCommand } from '../../output/github-actions.js';
+import { targetOf } from '../../bulk/index.js';
+import type { Session } from '../../session.js';
 
 // How the commands that send keep the merchant's ledger: where it is, whether it is on, and the one warning a run
 // gives when it cannot be written. Sending never waits on it and never fails for it.

@@ -1,9 +1,9 @@
 import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import type { BatchSummary, RecordResults } from '../bulk/index.js';
-import type { CommandContext } from '../context.js';
-import { countOf } from '../output/format.js';
-import { group, recordAnnotations, stepSummary, workflowCommand } from '../output/github-actions.js';
+import type { BatchSummary, RecordResults } from '../../bulk/index.js';
+import type { CommandContext } from '../../context.js';
+import { countOf } from '../../output/format.js';
+import { group, recordAnnotations, stepSummary, workflowCommand } from '../../output/github-actions.js';
 
 /** A bulk run's end, as a GitHub Actions job shows it. */
 export interface GithubRun {

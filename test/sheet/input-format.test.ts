@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, readInvoiceFile } from '../../src/input/input-format.js';
+import { detectFormat, readInvoiceFile } from '../../src/sheet/input-format.js';
 import type { CommandContext } from '../../src/context.js';
 import { UsageError } from '../../src/errors.js';
 import { record, tempDir } from '../bulk/helpers.js';

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from '@commander-js/extra-typings';
-import type { Shard } from '../bulk/index.js';
-import { defaultMaxRetryAfterSeconds } from '../context.js';
-import { repeatable, wholeNumberFlag } from '../input/flag-parsers.js';
+import type { Shard } from '../../bulk/index.js';
+import { defaultMaxRetryAfterSeconds } from '../../context.js';
+import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 import type { BulkRunSettings } from './bulk-run.js';
 
 // The flags of a run over a file of many records and of reading a sheet, as commander reads them: each command that

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readRecords } from '../../src/bulk/records.js';
+import { readRecords } from '../../src/sheet/records.js';
 import { UsageError } from '../../src/errors.js';
-import { chunked, collect } from './helpers.js';
+import { chunked, collect } from '../bulk/helpers.js';
 
 describe('NDJSON records', () => {
   it('gives each non-blank line with its position and line number, however the chunks cut the text', async () => {

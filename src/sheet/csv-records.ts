@@ -5,7 +5,7 @@ import { UsageError, type FieldIssue } from '../errors.js';
 import { visible } from '../schemas/visible-text.js';
 import { invoiceColumns, type ColumnSet } from './csv-columns.js';
 import { pathKeys, rowToRecord, type CsvField, type DateFormat } from './csv-cells.js';
-import { replay } from '../input/input-format.js';
+import { replay } from './input-format.js';
 import type { IssuePlace, SourceRecord } from './records.js';
 
 // Streams the rows of a CSV file as records, a batch at a time, each numbered as a spreadsheet shows it (the header

@@ -3,8 +3,8 @@ import { access, open, stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
-import { jsonProblem, undecodableInputError } from './json-file.js';
-import { decodeWhole, InputDecoder, type EncodingName, type UndecodableBytes } from './text-encoding.js';
+import { jsonProblem, undecodableInputError } from '../input/json-file.js';
+import { decodeWhole, InputDecoder, type EncodingName, type UndecodableBytes } from '../input/text-encoding.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
 
 // Decides what `--file` holds by looking at its first lines only, so a long file is never read twice: one JSON
@@ -71,7 +71,7 @@ export async function readInvoiceFile(
     const format = byExtension ?? detectFormat(head);
     if (format === undefined || !(await readable(absolutePath))) {
       // One invoice (or a file that cannot be read): read as the one-invoice flow always has, with its messages.
-      const { readJsonInput } = await import('./json-file.js');
+      const { readJsonInput } = await import('../input/json-file.js');
       const value = await readJsonInput(path, context, '--file', encoding).catch((error: unknown) => {
         throw withSheetHint(error, head);
       });

@@ -6,26 +6,26 @@ import {
   targetOf,
   type BulkKind,
   type BulkRequest,
-  type ManyInvoices,
   type Numbered,
   type Plan,
   type RecordKindName,
   type RecordResult,
   type SendOutcome,
   type Shard,
-} from '../bulk/index.js';
+} from '../../bulk/index.js';
+import type { ManyInvoices } from '../../sheet/index.js';
 import { openBulkLedger } from './bulk-ledger.js';
 import { counted, ofRecords, RunEnd, withoutReferenceWarning } from './bulk-end.js';
-import type { CommandContext } from '../context.js';
-import { UsageError, type FieldIssue } from '../errors.js';
-import { undecodableMessage } from '../input/text-encoding.js';
-import { formatCount } from '../schemas/number-text.js';
-import { writeProblem } from '../input/json-file.js';
-import { checkWritable, makePrivateFolder } from '../private-file.js';
-import type { Session } from '../session.js';
-import { listedIssues } from '../output/errors.js';
-import { terminalSafe } from '../output/safe-text.js';
-import { groupedFindings } from '../output/findings.js';
+import type { CommandContext } from '../../context.js';
+import { UsageError, type FieldIssue } from '../../errors.js';
+import { undecodableMessage } from '../../input/text-encoding.js';
+import { formatCount } from '../../schemas/number-text.js';
+import { writeProblem } from '../../input/json-file.js';
+import { checkWritable, makePrivateFolder } from '../../private-file.js';
+import type { Session } from '../../session.js';
+import { listedIssues } from '../../output/errors.js';
+import { terminalSafe } from '../../output/safe-text.js';
+import { groupedFindings } from '../../output/findings.js';
 
 /** A run over a file as its command's flags ask for it, the defaults applied (`bulkRunOf()`). */
 export interface BulkRunSettings {

@@ -7,14 +7,14 @@ import {
   type RecordKindName,
   type SendEntry,
   type SettledRecord,
-} from '../bulk/index.js';
-import type { CommandContext } from '../context.js';
-import type { FieldIssue } from '../errors.js';
-import type { LedgerEntry } from '../ledger/entries.js';
-import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../ledger/journal-import.js';
-import { Ledger } from '../ledger/ledger.js';
-import type { LedgerRecorder } from '../ledger/recorder.js';
-import type { Session } from '../session.js';
+} from '../../bulk/index.js';
+import type { CommandContext } from '../../context.js';
+import type { FieldIssue } from '../../errors.js';
+import type { LedgerEntry } from '../../ledger/entries.js';
+import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../../ledger/journal-import.js';
+import { Ledger } from '../../ledger/ledger.js';
+import type { LedgerRecorder } from '../../ledger/recorder.js';
+import type { Session } from '../../session.js';
 import { ledgerFileOf, serviceOf, startRecording } from './ledger-recording.js';
 
 // A bulk run and the merchant's ledger: each record's outcome recorded as the run learns it (keyed as an import of
