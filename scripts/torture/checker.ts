@@ -279,11 +279,10 @@ function checkMarks(trial: Trial, view: PhaseView, shown: Shown): Violation[] {
       if (mark.done) {
         const sent = requests.find((request) => request.seq >= run.firstSeq);
         if (sent) fail(`request #${sent.seq} sent it again`);
-        for (const other of later) {
-          const status = reportOf(other.stdout)?.records.find((record) => record.record === mark.record)?.status;
-          if (status !== undefined && !doneStatuses.has(status))
-            fail(`${view.phase} run ${other.run} says "${status}"`);
-        }
+        const statusIn = (other: RunLog) =>
+          reportOf(other.stdout)?.records.find((record) => record.record === mark.record)?.status;
+        const undone = later.find((other) => !doneStatuses.has(statusIn(other) ?? 'created'));
+        if (undone) fail(`${view.phase} run ${undone.run} says "${statusIn(undone)}"`);
         continue;
       }
       const status = reportOf(run.stdout)?.records.find((record) => record.record === mark.record)?.status;

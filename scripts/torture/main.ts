@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { buildWhenStale } from '../build-when-stale.ts';
-import { checkTrial, guarantees, type Violation } from './checker.ts';
+import { checkTrial, guarantees, type Guarantee, type Violation } from './checker.ts';
 import { describeScenario, scenarioFor } from './scenario.ts';
 import { runSeed, type Rig } from './seed-run.ts';
 import type { Trial } from './trial.ts';
@@ -45,6 +45,9 @@ const seeds =
   values.seed !== undefined
     ? [whole('seed', values.seed, 1)]
     : Array.from({ length: whole('seeds', values.seeds, 3) }, (_, index) => whole('from', values.from, 1) + index);
+
+/** How many breaches of one guarantee a failing seed prints. */
+const shownBreaches = 3;
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 buildWhenStale();
@@ -87,10 +90,16 @@ for (const seed of seeds) {
     tally.failed += 1;
     if (crashed !== undefined) console.log(`  ✖ the rig failed: ${(crashed as Error).stack ?? String(crashed)}`);
     if (trial?.unfinished) console.log(`  ✖ the seed did not end: ${trial.unfinished}`);
-    for (const violation of violations) {
-      console.log(`  ✖ ${guarantees[violation.guarantee]} (${violation.guarantee})`);
-      console.log(`    ${violation.subject}: ${violation.message}`);
-      for (const line of violation.evidence) console.log(`      ${line}`);
+    const byGuarantee = new Map<Guarantee, Violation[]>();
+    for (const one of violations) byGuarantee.set(one.guarantee, [...(byGuarantee.get(one.guarantee) ?? []), one]);
+    for (const [guarantee, breaches] of byGuarantee) {
+      console.log(`  ✖ ${guarantees[guarantee]} (${guarantee})`);
+      // The first few tell what happened; trial.json in the folder kept holds what shows the others.
+      for (const violation of breaches.slice(0, shownBreaches)) {
+        console.log(`    ${violation.subject}: ${violation.message}`);
+        for (const line of violation.evidence) console.log(`      ${line}`);
+      }
+      if (breaches.length > shownBreaches) console.log(`    and ${breaches.length - shownBreaches} more`);
     }
     console.log(`  replay: npm run torture -- --seed ${seed}`);
     if (folder && trial) {
