@@ -71,83 +71,64 @@ export function refundRecords(
   });
 }
 
-const createColumns = [
-  'customer.name',
-  'customer.mobile',
-  'amount',
-  'sendingDate',
-  'releaseDate',
-  'expiryDate',
-  'businessReference',
-  'note',
-] as const;
+/** A record as a file holds it: its fields by their dotted path (`customer.name`), as a sheet's header names them. */
+type Fields = Record<string, string | number>;
 
 /** Writes the create file into `dir`; returns its name. */
 export async function writeCreateFile(dir: string, format: SheetFormat, records: CreateRecord[]): Promise<string> {
-  const rows = records.map((record) => [
-    `Customer ${record.note}`,
-    `+2010${String(1_000_000 + record.record * 7919).slice(-8)}`,
-    record.amount,
-    'today',
-    'today',
-    '+30d',
-    record.businessReference ?? '',
-    record.note,
-  ]);
-  const objects = rows.map(([name, mobile, amount, , , , businessReference, note]) => ({
-    customer: { name, mobile },
-    amount: Number(amount),
+  const fields = records.map((record): Fields => ({
+    'customer.name': `Customer ${record.note}`,
+    'customer.mobile': `+2010${String(1_000_000 + record.record * 7919).slice(-8)}`,
+    amount: Number(record.amount),
     sendingDate: 'today',
     releaseDate: 'today',
     expiryDate: '+30d',
-    ...(businessReference ? { businessReference } : {}),
-    note,
+    ...(record.businessReference ? { businessReference: record.businessReference } : {}),
+    note: record.note,
   }));
-  return writeSheet(dir, 'invoices', format, [...createColumns], rows, objects, [2]);
+  return writeSheet(dir, 'invoices', format, fields);
 }
 
 /** Writes the refund file into `dir`; returns its name. */
 export async function writeRefundFile(dir: string, format: SheetFormat, records: RefundRecord[]): Promise<string> {
-  const columns = ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'];
-  const rows = records.map((record) => [
-    record.invoiceNumber,
-    record.amount,
-    record.reason,
-    record.orderReferenceNumber,
-  ]);
-  const objects = records.map(({ invoiceNumber, amount, reason, orderReferenceNumber }) => ({
+  const fields = records.map(({ invoiceNumber, amount, reason, orderReferenceNumber }): Fields => ({
     invoiceNumber,
     amount: Number(amount),
     reason,
     orderReferenceNumber,
   }));
-  return writeSheet(dir, 'refunds', format, columns, rows, objects, [1]);
+  return writeSheet(dir, 'refunds', format, fields);
 }
 
-/** Writes one sheet; in a workbook, the columns at `numbers` are number cells, as Excel keeps amounts. */
-async function writeSheet(
-  dir: string,
-  name: string,
-  format: SheetFormat,
-  columns: string[],
-  rows: string[][],
-  objects: object[],
-  numbers: number[],
-): Promise<string> {
+/** Writes one sheet of `records`; in a workbook, numbers are number cells, as Excel keeps amounts. */
+async function writeSheet(dir: string, name: string, format: SheetFormat, records: Fields[]): Promise<string> {
   const file = `${name}.${format}`;
   const path = join(dir, file);
+  const columns = [...new Set(records.flatMap((record) => Object.keys(record)))];
   if (format === 'ndjson') {
-    writeFileSync(path, objects.map((object) => `${JSON.stringify(object)}\n`).join(''));
+    writeFileSync(path, records.map((record) => `${JSON.stringify(nested(record))}\n`).join(''));
   } else if (format === 'csv') {
+    const rows = records.map((record) => columns.map((column) => String(record[column] ?? '')));
     writeFileSync(path, [columns, ...rows].map((cells) => `${cells.map(csvCell).join(',')}\r\n`).join(''));
   } else {
-    const cell = (text: string, column: number): HandCell =>
-      text === '' ? null : numbers.includes(column) ? { number: text } : { inline: text };
+    const cell = (value: string | number | undefined): HandCell =>
+      value === undefined ? null : typeof value === 'number' ? { number: value } : { inline: value };
     const header = columns.map((text): HandCell => ({ shared: text }));
-    const body = rows.map((cells) => cells.map(cell));
+    const body = records.map((record) => columns.map((column) => cell(record[column])));
     writeFileSync(path, await handMadeWorkbook({ sheets: [{ name, rows: [header, ...body] }] }));
   }
   return file;
+}
+
+/** The record as a JSON object: `customer.name` inside `customer`. */
+function nested(record: Fields): Record<string, unknown> {
+  const object: Record<string, Record<string, unknown>> = {};
+  for (const [path, value] of Object.entries(record)) {
+    const [head, ...rest] = path.split('.');
+    if (rest.length === 0) Object.assign(object, { [head!]: value });
+    else object[head!] = { ...object[head!], [rest.join('.')]: value };
+  }
+  return object;
 }
 
 function csvCell(text: string): string {

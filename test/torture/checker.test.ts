@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkTrial, type Guarantee } from '../../scripts/torture/checker.ts';
+import { checkTrial, summaryKeys, type Guarantee } from '../../scripts/torture/checker.ts';
 import type { SandboxRequest, ServiceInvoice } from '../../scripts/torture/service.ts';
 import type { RunLog, Trial } from '../../scripts/torture/trial.ts';
 
@@ -52,18 +52,8 @@ function invoice(number: string, record: number, status = 'UNPAID'): ServiceInvo
 /** A run's --json document. */
 function json(records: Array<{ status: string; invoiceNumber?: string }>, kind: 'create' | 'refund' = 'create') {
   const summary: Record<string, unknown> = { total: records.length };
-  const keys: Record<string, string> = {
-    created: 'created',
-    'created-earlier': 'createdEarlier',
-    'already-existed': 'alreadyExisted',
-    refunded: 'refunded',
-    'refunded-earlier': 'refundedEarlier',
-    failed: 'failed',
-    uncertain: 'uncertain',
-    'not-sent': 'notSent',
-  };
-  for (const key of Object.values(keys)) summary[key] = 0;
-  for (const record of records) summary[keys[record.status]!] = (summary[keys[record.status]!] as number) + 1;
+  for (const key of Object.values(summaryKeys)) summary[key] = 0;
+  for (const { status } of records) summary[summaryKeys[status]!] = (summary[summaryKeys[status]!] as number) + 1;
   const lines = records.map((record, index) => JSON.stringify({ record: index + 1, row: index + 2, ...record }));
   return `{"summary":${JSON.stringify({ kind, ...summary })},\n"records":[\n${lines.join(',\n')}\n]}\n`;
 }
