@@ -34,9 +34,24 @@ let viewQuery;
 let shown = pageSize;
 const cards = new Map();
 
-/** "2026-11-24T21:30:05.000Z" -> "2026-11-24 21:30 UTC". */
+/** The clocks of the zones the page has shown times in: the merchant's, as the view names it. */
+const clocks = new Map();
+
+/**
+ * An instant on the merchant's clock, the zone the view names (the profile's, as the workbook download shows it):
+ * "2026-11-24T21:30:05.000Z" -> "2026-11-24 23:30 Africa/Cairo".
+ */
 function formatTime(iso) {
-  return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '';
+  if (!iso) return '';
+  const zone = view?.timeZone ?? 'UTC';
+  let clock = clocks.get(zone);
+  if (!clock) {
+    const fields = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' };
+    clock = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', ...fields });
+    clocks.set(zone, clock);
+  }
+  const part = Object.fromEntries(clock.formatToParts(new Date(iso)).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${zone}`;
 }
 
 /** Says what happened, in the live region that screen readers announce. */
@@ -348,6 +363,8 @@ function messageView(message) {
     subject: message.subject,
     text: message.text,
   });
+  showRuns($('[data-field="text"]', element), message.textRuns);
+  if (message.subjectRuns) showRuns($('[data-field="subject"]', element), message.subjectRuns);
   if (message.lang === 'ar-eg') {
     const parts = sms ? [$('.phone', element)] : [$('.subject', element), $('.mail-body', element)];
     for (const part of parts) {
@@ -356,6 +373,22 @@ function messageView(message) {
     }
   }
   return element;
+}
+
+/**
+ * Sets `element`'s text from its runs: each that reads left to right inside right-to-left text (a date, an amount, a
+ * number) isolated in a <bdi dir="ltr">, so it reads as one piece whatever surrounds it.
+ */
+function showRuns(element, runs) {
+  element.replaceChildren(
+    ...runs.map((run) => {
+      if (!run.ltr) return document.createTextNode(run.text);
+      const isolated = document.createElement('bdi');
+      isolated.dir = 'ltr';
+      isolated.textContent = run.text;
+      return isolated;
+    }),
+  );
 }
 
 /** Follows the sandbox's changes; after a lost connection, reads the whole view again. */

@@ -150,6 +150,11 @@ offsets count on that zone's calendar; a relative expiry (+30d) counts from the
 sending date. Against a sandbox whose clock was moved, they count from the
 sandbox's clock. The preview names the zone.
 
+In CI (CI set), a run that reads such days with no zone configured (no
+timeZone in the profile, no TZ) warns once, naming the zone it used: a
+runner's zone is UTC, seldom the merchant's. Set timeZone: Africa/Cairo in the
+profile, or TZ=Africa/Cairo in the job.
+
 Dates run from 2000-01-01 to 2100-12-31; a day that does not exist is named
 (February 2026 has no 30th day). An invoice whose expiry has passed, or is not
 after its release and sending dates, is refused (exit 2); a bulk run holds such

@@ -33,6 +33,8 @@ export interface RecordContext {
   now: Date;
   /** The merchant's time zone, whose days dates name (UTC when absent). */
   timeZone?: string;
+  /** Heard each time a date is read as a day of the zone. */
+  dayRead?: () => void;
   /**
    * What to send when an amount differs from its items' total: the amount as given (`keep`), the items' total
    * (`items`), or neither (absent): the record is refused with both figures.
@@ -94,6 +96,7 @@ export function mergeRecord(
     flags: context.flags,
     now: context.now,
     timeZone: context.timeZone,
+    dayRead: context.dayRead,
   });
   const amount = settledAmount(raw, context.amountChoice);
   if (context.referencePrefix && raw.businessReference === undefined) {

@@ -13,6 +13,8 @@ export interface JunitSuite {
   kind: string;
   durationMs: number;
   timestamp: Date;
+  /** The warnings of the run as a whole, in the suite's own `system-out`. */
+  warnings?: readonly string[];
 }
 
 /** Not created, and needs the merchant: a failure of its test case. */
@@ -98,6 +100,9 @@ export function* junitLines(
     }
     if (warnings) yield warnings;
     yield '    </testcase>';
+  }
+  if (suite.warnings && suite.warnings.length > 0) {
+    yield `    <system-out>${suite.warnings.map((warning) => xmlText(`warning: ${warning}`)).join('\n')}</system-out>`;
   }
   yield '  </testsuite>';
   yield '</testsuites>';

@@ -34,6 +34,8 @@ export interface BatchSummary {
   withWarnings: number;
   /** Records sent (or, in a dry run, to send) without a businessReference; absent when none. */
   withoutReference?: number;
+  /** The warnings of the run as a whole, not of one record (dates read in this machine's zone, ...); absent when none. */
+  warnings?: string[];
   journal?: string;
   shard?: string;
   resume?: ResumeCounts;
@@ -67,6 +69,7 @@ export function summarize(
     | 'resume'
     | 'alreadyExpired'
     | 'withoutReference'
+    | 'warnings'
   > & {
     /** False for a kind whose records have no reference to repeat (a refund): the summary has no such count. */
     duplicates?: boolean;
@@ -92,6 +95,7 @@ export function summarize(
     ...(about.alreadyExpired ? { alreadyExpired: about.alreadyExpired } : {}),
     withWarnings: 0,
     ...(about.withoutReference ? { withoutReference: about.withoutReference } : {}),
+    ...(about.warnings && about.warnings.length > 0 ? { warnings: about.warnings } : {}),
     ...(about.journal ? { journal: about.journal } : {}),
     ...(about.shard ? { shard: about.shard } : {}),
     ...(about.resume ? { resume: about.resume } : {}),

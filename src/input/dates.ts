@@ -47,6 +47,8 @@ export interface MerchantClock {
   now: Date;
   /** An IANA time zone (`Africa/Cairo`); UTC when absent. */
   timeZone?: string;
+  /** Heard each time a date is read as a day of the zone (a bare day, today, +30d): a run may owe a warning. */
+  dayRead?: () => void;
 }
 
 /** True when `value` (trimmed, lower case) is a relative date: `today`, `now`, `tomorrow`, `+7d`, `+2w`, `+1m`. */
@@ -85,9 +87,12 @@ export function normalizeDate(
   if (typeof input !== 'string') return input;
   // Already in its wire shape (the usual case in bulk files): the schema checks it, nothing to convert.
   if ((field === 'sendingDate' ? datePattern : wireInstantPattern).test(input)) return input;
-  const { now, timeZone = 'UTC' } = at instanceof Date ? { now: at } : at;
+  const { now, timeZone = 'UTC', dayRead } = at instanceof Date ? { now: at } : at;
   const text = input.trim();
-  const today = () => calendarDateIn(now, timeZone);
+  const today = () => {
+    dayRead?.();
+    return calendarDateIn(now, timeZone);
+  };
   const bareDate = datePattern.exec(text);
 
   if (field === 'sendingDate') {
@@ -110,6 +115,7 @@ export function normalizeDate(
       : undefined;
   if (day) {
     if (!isRealDate(day)) return input;
+    dayRead?.();
     return field === 'expiryDate' ? endOfDayIn(day, timeZone) : startOfDayIn(day, timeZone);
   }
   const instant = parseInstant(text);

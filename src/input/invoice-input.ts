@@ -18,6 +18,8 @@ export interface InvoiceSources {
   now: Date;
   /** The merchant's time zone, whose days dates name (UTC when absent). */
   timeZone?: string;
+  /** Heard each time a date is read as a day of the zone. */
+  dayRead?: () => void;
 }
 
 const nestedObjects = ['customer', 'discount'] as const;
@@ -44,7 +46,7 @@ export function mergeInvoiceSources(sources: InvoiceSources): Record<string, unk
       merged[key] = Object.assign({}, ...parts);
     }
   }
-  return normalizeDates(merged, { now: sources.now, timeZone: sources.timeZone });
+  return normalizeDates(merged, { now: sources.now, timeZone: sources.timeZone, dayRead: sources.dayRead });
 }
 
 /**

@@ -185,11 +185,20 @@ export function stepSummary(
   }
   const warned = results.withWarnings();
   if (warned.length > 0 || runWarnings.length > 0) {
-    lines.push('', '#### Warnings', '');
-    for (const warning of runWarnings) lines.push(`- ${cell(warning)}`);
+    lines.push('', '#### Warnings', '', ...warningItems(runWarnings));
     if (warned.length > 0 && runWarnings.length > 0) lines.push('');
     if (warned.length > 0) lines.push(...recordTable(warned, numbered, 'To look at', warningsOf));
   }
   if (next) lines.push('', `**What to do next:** ${cell(next)}`);
   return `${lines.join('\n')}\n\n`;
+}
+
+/** Warnings as the step summary lists them, one item each. */
+function warningItems(warnings: readonly string[]): string[] {
+  return warnings.map((warning) => `- ${cell(warning)}`);
+}
+
+/** The step summary of a command that is no run over a file (one invoice, the ledger): the warnings it told. */
+export function warningsSummary(warnings: readonly string[]): string {
+  return `${['### einvoice: warnings', '', ...warningItems(warnings)].join('\n')}\n\n`;
 }

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { faultSettingsSchema, type FaultKind } from '../schemas/sandbox-admin.js';
+import { isTimeZone, processTimeZone } from '../schemas/time-zone.js';
 import { validate } from '../schemas/validate.js';
 import { SandboxApp, freshState } from './app.js';
 import { newToken } from './auth.js';
@@ -45,6 +46,11 @@ export interface SandboxOptions {
   ui?: boolean;
   /** The merchant's currency (`EGP`), shown beside amounts on the dashboard; the service's interface names none. */
   currency?: string;
+  /**
+   * The merchant's time zone (an IANA name, `Africa/Cairo`), whose clock the dashboard and its workbook show times
+   * on; default this process's zone (`TZ`, else the system's).
+   */
+  timeZone?: string;
 }
 
 /** A sandbox that is listening. */
@@ -98,6 +104,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   const token = options.token ?? newToken();
   if (!/^\S+$/.test(token)) throw new RangeError('The sandbox token must be non-empty text without spaces');
+  const timeZone = options.timeZone ?? processTimeZone();
+  if (!isTimeZone(timeZone)) throw new RangeError(`timeZone must be an IANA time zone, got '${timeZone}'`);
 
   const stateFile = options.stateFile === undefined ? undefined : resolve(options.stateFile);
   const stored = await openStore({
@@ -114,7 +122,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const app = new SandboxApp({ store, token, faults, firstInvoiceNumber });
   const { server, close: closeServer } = createSandboxServer(
     app,
-    [...serviceRoutes(app), ...adminRoutes(app), ...(feed ? dashboardRoutes(app, feed, options.currency) : [])],
+    [
+      ...serviceRoutes(app),
+      ...adminRoutes(app),
+      ...(feed ? dashboardRoutes(app, feed, { currency: options.currency, timeZone }) : []),
+    ],
     options.log ?? (() => {}),
   );
 

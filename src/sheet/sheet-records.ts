@@ -7,7 +7,8 @@ import type { XlsxReadOptions } from './xlsx-records.js';
 // sheet, so a JSON file never loads the CSV parser or the workbook library.
 
 /** How a sheet is read: a CSV file's options, and a workbook's worksheet and the zone its date-times are in. */
-export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> & Pick<XlsxReadOptions, 'sheet' | 'timeZone'>;
+export type SheetOptions = Omit<CsvReadOptions, 'name' | 'columns'> &
+  Pick<XlsxReadOptions, 'sheet' | 'timeZone' | 'dayRead'>;
 
 /** A file of many invoices, as `--file` reads it. */
 export type ManyInvoices = Extract<InvoiceFileInput, { kind: 'many' }>;

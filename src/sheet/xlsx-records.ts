@@ -30,6 +30,8 @@ export interface XlsxReadOptions extends Pick<CsvReadOptions, 'name' | 'ignoreCo
   sheet?: string;
   /** The merchant's time zone, whose wall clock a date-time cell reads. */
   timeZone: string;
+  /** Heard each time a date-time cell is read on the zone's wall clock. */
+  dayRead?: () => void;
 }
 
 /** Excel's own largest sheet. */
@@ -202,11 +204,12 @@ export function numberText(value: number): string {
 }
 
 /** A workbook date (its fields in UTC, as the reader gives them) as a field takes it: a date, or an instant. */
-function dateText(value: Date, field: CsvField | undefined, timeZone: string): string {
+function dateText(value: Date, field: CsvField | undefined, options: XlsxReadOptions): string {
   const day = value.toISOString().slice(0, 10);
   const midnight = value.getUTCHours() + value.getUTCMinutes() + value.getUTCSeconds() + value.getUTCMilliseconds();
   if (midnight === 0 || field?.path === 'sendingDate' || field?.cell !== 'date') return day;
-  return instantOfWallClock(value, timeZone).toISOString();
+  options.dayRead?.();
+  return instantOfWallClock(value, options.timeZone).toISOString();
 }
 
 /** One cell turned into the text of a CSV cell, or the problem with it. */
@@ -252,7 +255,7 @@ function readCell(
       const cause = 'a date in a column of numbers: format the cell as a number';
       return { issue: `is the date ${value.toISOString().slice(0, 10)}: ${cause}`, cause };
     }
-    return { text: dateText(value, field, options.timeZone) };
+    return { text: dateText(value, field, options) };
   }
   if (typeof value === 'number') return { text: numberText(value) };
   return { text: String(value) };

@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSpawned, type SpawnedRun } from '../helpers/spawned.js';
 import { tempHome } from '../helpers/home.js';
+import { writeProfile } from '../helpers/profile.js';
 
 // The dashboard as a merchant's developer sees it: `einvoice sandbox ui` in one terminal, Debian's Chromium on its
 // page, and `einvoice create` in another terminal. Every wait is on something the page or the sandbox does.
@@ -28,6 +29,8 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   home = tempHome();
+  // The merchant's zone: the page and its download show times on its clock, and the CLI reads days in it.
+  writeProfile(home, { timeZone: 'Africa/Cairo' });
   // Its output is the token it made.
   sandboxUi = runSpawned(['sandbox', 'ui', '--port', '0', '--json'], { home, printsToken: true });
   await sandboxUi.waitFor('stdout', '\n');
@@ -203,6 +206,71 @@ describe('the dashboard in a browser', () => {
     expect(await mail.textContent()).toContain('• كرسي مكتب × 2 بسعر 250.00');
     // The page itself stays English, left to right.
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('ltr');
+  });
+
+  it("shows times on the merchant's clock, naming its zone, as its workbook download does", async () => {
+    const number = await createWithCli([
+      ...['--customer-name', 'Nour Samir', '--amount', '40', '--note', 'Later', '--business-reference', 'TZ-1'],
+      // Days of Cairo, where the profile says the merchant is (UTC+3 in summer): not UTC's.
+      ...['--sending-date', '2030-05-12', '--release-date', '2030-05-12', '--expiry-date', '2030-06-11'],
+    ]);
+    const page = await openDashboard();
+    const card = page.locator(`li[data-invoice="${number}"]`);
+    expect(await card.locator('[data-field="releaseDate"]').textContent()).toBe('2030-05-12 00:00 Africa/Cairo');
+    expect(await card.locator('[data-field="expiryDate"]').textContent()).toBe('2030-06-11 23:59 Africa/Cairo');
+    expect(await page.locator('#now').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} Africa\/Cairo$/);
+
+    await page.getByLabel('Find').fill('TZ-1');
+    await page.waitForSelector('#download[href="/__sandbox/ui/invoices.xlsx?search=TZ-1"]');
+    const [header = [], row = []] = (await download(page)).rows;
+    // A date-time cell holds the wall clock the page shows.
+    expect(row[header.indexOf('releaseDate')]).toEqual(new Date('2030-05-12T00:00:00.000Z'));
+    expect(row[header.indexOf('expiryDate')]).toEqual(new Date('2030-06-11T23:59:59.999Z'));
+  });
+
+  it('keeps a date of an Arabic message whole, its year first, as it keeps the amount', async () => {
+    const number = await createWithCli([
+      ...['--customer-name', 'Omar Khaled', '--customer-email', 'omar@example.com', '--lang', 'ar-eg'],
+      ...['--method', 'BOTH', '--amount', '1250.50', '--note', 'Rent'],
+      ...['--sending-date', '2030-05-12', '--release-date', '2030-05-12', '--expiry-date', '2030-06-11'],
+    ]);
+    const page = await openDashboard();
+    const card = page.locator(`li[data-invoice="${number}"]`);
+    await card.getByText('Notifications (2)').click();
+    for (const text of [card.locator('.sms .bubble'), card.locator('.email .mail-body')]) {
+      await text.waitFor({ state: 'visible' });
+      // Where each piece of the date and the amount is drawn: the year left of the day, on one line.
+      const drawn = await text.evaluate((element) => {
+        const leftOf = (piece: string, part: string) => {
+          const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = (node.textContent ?? '').indexOf(piece);
+            if (at < 0) continue;
+            const range = document.createRange();
+            const start = at + piece.indexOf(part);
+            range.setStart(node, start);
+            range.setEnd(node, start + part.length);
+            const box = range.getBoundingClientRect();
+            return { left: box.left, top: box.top };
+          }
+          return undefined;
+        };
+        return {
+          year: leftOf('2030-06-11', '2030'),
+          day: leftOf('2030-06-11', '-11'),
+          thousands: leftOf('1,250.50', '1,'),
+          cents: leftOf('1,250.50', '.50'),
+        };
+      });
+      expect(drawn.year?.top).toBe(drawn.day?.top);
+      expect(drawn.year?.left).toBeLessThan(drawn.day?.left ?? 0);
+      expect(drawn.thousands?.left).toBeLessThan(drawn.cents?.left ?? 0);
+    }
+    // Each is its own left-to-right piece, and the words around them stay right to left.
+    expect(await card.locator('.sms .bubble bdi[dir="ltr"]').allTextContents()).toEqual(
+      expect.arrayContaining([number, '1,250.50', '2030-06-11']),
+    );
+    expect(await card.locator('.sms .phone').evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
   });
 
   it("shows the merchant's expiry e-mail, expires an invoice, moves the clock, and filters by state", async () => {

@@ -72,7 +72,8 @@ describe('a CSV written as Excel writes it', () => {
   });
 
   it('reads the ;-separated variant with DD/MM/YYYY dates, flag-named columns and items[n] columns', async () => {
-    const home = homeFor(sandbox);
+    // Its instants are those of UTC's days.
+    const home = homeFor(sandbox, { timeZone: 'UTC' });
     const sheet = excelCsv([
       'businessReference;customer-name;customer-mobile;sending-date;release-date;expiry-date;note;items[0].itemCode;items[0].purchasedQuantity;items[0].price;items[0].nameEn;items[0].nameAr',
       'S-1;"خالد يوسف";+201001234567;01/02/2030;01/02/2030;28/02/2030;"Order; first";K1;3;"1,000.10";Kettle;غلاية',
@@ -116,7 +117,8 @@ describe('a CSV written as Excel writes it', () => {
   });
 
   it('holds back rows whose expiry is not after their other dates, and sends them with --allow-expired', async () => {
-    const home = homeFor(sandbox);
+    // Its instants are those of UTC's days.
+    const home = homeFor(sandbox, { timeZone: 'UTC' });
     const sheet = [
       'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',
       'D-1,Amr,+201001234567,10,01/12/2030,01/12/2030,30/11/2030,day and month as read',

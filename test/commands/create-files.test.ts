@@ -13,7 +13,8 @@ let home: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  home = homeFor(sandbox);
+  // The bodies below are written in UTC's days, whatever zone the suite runs in.
+  home = homeFor(sandbox, { timeZone: 'UTC' });
 });
 afterAll(() => sandbox.close());
 
@@ -159,7 +160,7 @@ describe('profile defaults', () => {
   };
 
   it('fills what neither the file nor the flags give, and yields to both', async () => {
-    const withDefaults = homeFor(sandbox, { defaults });
+    const withDefaults = homeFor(sandbox, { defaults, timeZone: 'UTC' });
     writeFileSync(join(withDefaults, 'invoice.json'), JSON.stringify({ ...singleFile, communicationMethod: 'SMS' }));
     const result = await runInProcess(['create', 'single', '--file', 'invoice.json', '--lang', 'en-gb'], {
       home: withDefaults,
@@ -176,7 +177,7 @@ describe('profile defaults', () => {
   });
 
   it('applies to recurring invoices without the single-only paymentType', async () => {
-    const withDefaults = homeFor(sandbox, { defaults });
+    const withDefaults = homeFor(sandbox, { defaults, timeZone: 'UTC' });
     const { communicationMethod: _method, ...file } = recurringFile;
     const result = await runInProcess(['create', 'recurring', '--file', '-'], {
       home: withDefaults,

@@ -11,7 +11,8 @@ let home: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
-  home = homeFor(sandbox);
+  // The bodies below are written in UTC's days, whatever zone the suite runs in.
+  home = homeFor(sandbox, { timeZone: 'UTC' });
 });
 afterAll(() => sandbox.close());
 
@@ -142,7 +143,9 @@ describe('create from flags', () => {
     // Past 2^53, so a number parsed as a double would come back changed.
     const bigSandbox = await startTestSandbox({ firstInvoiceNumber: '90071992547409931' });
     try {
-      const result = await runInProcess(['create', ...recurringArgs, '--json'], { home: homeFor(bigSandbox) });
+      const result = await runInProcess(['create', ...recurringArgs, '--json'], {
+        home: homeFor(bigSandbox, { timeZone: 'UTC' }),
+      });
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toStrictEqual({ invoiceNumber: '90071992547409931' });
       expect((await received(bigSandbox)).last?.request).toStrictEqual(recurringBody);

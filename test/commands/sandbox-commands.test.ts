@@ -43,6 +43,28 @@ describe('sandbox commands against the embedded sandbox', () => {
     expect(statistics.unpaidInvoices.totalCount).toBeGreaterThan(0);
   });
 
+  it("shows an Arabic message's date and amount each whole at the terminal; --json as the sandbox sent it", async () => {
+    const home = tempHome();
+    expect((await run(home, ['sandbox', 'reset', '--empty'])).code).toBe(0);
+    const created = await run(home, [
+      ...['create', 'single', '--customer-name', 'منى عادل', '--customer-mobile', '+201001234567', '--amount', '150'],
+      ...['--note', 'إيجار', '--lang', 'ar-eg', '--sending-date', 'today', '--release-date', 'today'],
+      ...['--expiry-date', '2030-05-12T12:00:00Z', '--yes'],
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+
+    const shown = await run(home, ['sandbox', 'outbox']);
+    expect(shown.code, shown.stderr).toBe(0);
+    // Between Arabic words each reads left to right, as one piece: LRI ... PDI.
+    expect(shown.stdout).toContain('بمبلغ \u2066150.00\u2069 (إيجار)');
+    expect(shown.stdout).toContain('ادفع قبل \u20662030-05-12\u2069: https://pay.sandbox.invalid/invoices/');
+    const sent = await run(home, ['sandbox', 'outbox', '--json']);
+    const { messages } = JSON.parse(sent.stdout) as { messages: Array<{ text: string }> };
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.text).toContain('بمبلغ 150.00 (إيجار) جاهزة. ادفع قبل 2030-05-12: https://');
+    expect(messages[0]?.text).not.toMatch(/[\u2066-\u2069]/);
+  });
+
   it('expires every unpaid invoice with expire --by 400d', async () => {
     const home = tempHome();
     const before = await statsOf(home);

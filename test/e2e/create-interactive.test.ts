@@ -26,7 +26,7 @@ function expectNoToken(session: PtySession): void {
 describe('create single at the prompts', () => {
   it('asks only for what is missing or invalid, re-asks an invalid answer, and sends what was typed', async () => {
     const before = (await sandbox.api.invoices()).length;
-    const home = homeFor(sandbox);
+    const home = homeFor(sandbox, { timeZone: 'UTC' });
     const cli = startInTerminal(
       ['create', 'single', '--env', 'local', '--customer-name', 'Amr Hassan', '--customer-mobile', '0101'],
       home,
@@ -186,7 +186,7 @@ describe('Ctrl-C while typing items', () => {
 describe('Ctrl-C at the confirmation', () => {
   it('keeps the answers typed before it, and the draft finishes the invoice with --file', async () => {
     const before = (await sandbox.api.invoices()).length;
-    const home = homeFor(sandbox);
+    const home = homeFor(sandbox, { timeZone: 'UTC' });
     const cli = startInTerminal(
       [
         'create',
@@ -244,7 +244,10 @@ describe('the rest of the terminal flow', () => {
   ];
 
   it('asks which amount to use when --amount differs from the items, then confirms the preview', async () => {
-    const cli = startInTerminal(['create', 'single', ...complete, '--amount', '25'], homeFor(sandbox));
+    const cli = startInTerminal(
+      ['create', 'single', ...complete, '--amount', '25'],
+      homeFor(sandbox, { timeZone: 'UTC' }),
+    );
     await cli.waitFor("The amount 25.00 differs from the items' total 20.00. Which should the single invoice use?");
     cli.type(`${keys.down}${keys.enter}`); // the items' total -> the amount given
     await cli.waitFor(/Amount\s+25\.00/);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Workbook } from '@cj-tech-master/excelts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dashboardFolder } from '../../src/package-files.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -64,6 +65,30 @@ describe('the dashboard', () => {
     expect((await call(withCurrency, 'GET', '/__sandbox/dashboard')).body).toMatchObject({ currency: 'EGP' });
     const without = await start();
     expect((await call(without, 'GET', '/__sandbox/dashboard')).body).not.toHaveProperty('currency');
+  });
+
+  it("gives the view and its workbook the merchant's time zone: date-times on its wall clock", async () => {
+    // Tokyo: neither a developer's zone (UTC) nor CI's (Cairo), so only the zone given can make these hours.
+    const tokyo = await start({ timeZone: 'Asia/Tokyo' });
+    const invoice = singleInvoice({ releaseDate: '2030-01-04T15:00:00.000Z', expiryDate: '2030-02-05T14:59:59.999Z' });
+    const number = await createInvoice(tokyo, 'single', invoice);
+    expect((await call(tokyo, 'GET', '/__sandbox/dashboard')).body).toMatchObject({ timeZone: 'Asia/Tokyo' });
+    const download = await fetch(`${tokyo.url}/__sandbox/ui/invoices.xlsx?search=${number}`);
+    const workbook = new Workbook();
+    await workbook.xlsx.load(new Uint8Array(await download.arrayBuffer()));
+    const [header = [], values = []] = ((workbook.getWorksheet(1)?.getSheetValues().slice(1) ?? []) as unknown[][]).map(
+      (cells) => cells.slice(1),
+    );
+    // Tokyo's midnight, and the last millisecond of the day there, as Excel shows them (a date-time has no zone).
+    expect(values[header.indexOf('releaseDate')]).toEqual(new Date('2030-01-05T00:00:00.000Z'));
+    expect(values[header.indexOf('expiryDate')]).toEqual(new Date('2030-02-05T23:59:59.999Z'));
+
+    // No zone given: this process's, as every command's without a profile's.
+    const machine = await start();
+    expect((await call(machine, 'GET', '/__sandbox/dashboard')).body).toMatchObject({
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
+    await expect(start({ timeZone: 'Cairo' })).rejects.toThrow("timeZone must be an IANA time zone, got 'Cairo'");
   });
 
   it('is opened through loopback when the sandbox listens on every address', async () => {
@@ -160,7 +185,25 @@ describe('the dashboard', () => {
     ]);
     expect(messages[1]).toMatchObject({ lang: 'ar-eg', text: expect.stringContaining('كرسي مكتب × 2') });
     const outbox = (await call(sandbox, 'GET', '/__sandbox/outbox')).body.messages;
-    expect(messages.slice(0, 2)).toEqual(outbox.map((message: object) => ({ ...message, sent: true })));
+    const asSent = (message: Record<string, unknown>) => {
+      const { textRuns: _text, subjectRuns: _subject, ...sent } = message;
+      return sent;
+    };
+    expect(messages.slice(0, 2).map(asSent)).toEqual(outbox.map((message: object) => ({ ...message, sent: true })));
+    // Beside each text, its runs: in Arabic, the amount and the price each one left-to-right piece, as the page
+    // shows them; the runs put together are the text.
+    for (const message of messages) {
+      expect(message.textRuns.map((run: { text: string }) => run.text).join('')).toBe(message.text);
+    }
+    expect(messages[1].textRuns).toEqual(
+      expect.arrayContaining([
+        { text: '1,250.00', ltr: true },
+        { text: '625.00', ltr: true },
+      ]),
+    );
+    expect(messages[1].subjectRuns).toEqual(expect.arrayContaining([{ text: number, ltr: true }]));
+    // An English message is one run.
+    expect(messages[2].textRuns).toEqual([{ text: messages[2].text, ltr: false }]);
     // A demo invoice was seeded without messages: the page previews what the same templates write.
     const demoArabic = body.invoices.find((invoice: { businessReference?: string }) => {
       return invoice.businessReference === 'DEMO-0008';

@@ -15,7 +15,7 @@ export interface BulkCreate {
   kind: InvoiceKind;
   settings: BulkRunSettings;
   /** What the kind's checks take of the flags and the profile (the invoice the flags give, `--strict`, ...). */
-  checks: Omit<Parameters<typeof invoiceKind>[0], 'droppedFields'>;
+  checks: Omit<Parameters<typeof invoiceKind>[0], 'droppedFields' | 'dayRead'>;
   /** `--drop-unknown-fields`. */
   dropUnknownFields: boolean;
   /** `--yes`: no question before sending. */
@@ -69,7 +69,7 @@ export async function createInvoicesInBulk(
   const droppedFields = run.dropUnknownFields ? new Map<string, number>() : undefined;
   await runBulkCommand(
     {
-      kind: invoiceKind({ ...run.checks, droppedFields }),
+      kind: invoiceKind({ ...run.checks, droppedFields, dayRead: session.zone.dayRead }),
       afterPlan: () => {
         if (!droppedFields || droppedFields.size === 0) return;
         const named = [...droppedFields].map(([path, count]) => `${path} (${countOf(count, 'record')})`);

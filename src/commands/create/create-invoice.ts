@@ -41,6 +41,8 @@ interface CreateRun {
   profile: Profile;
   /** The instant relative dates resolve to. */
   now: Date;
+  /** The days read on the merchant's calendar. */
+  zone: Session['zone'];
   /** What the flags and the file gave, to name where a wrong value came from. */
   sources: { flags: Raw; file?: Raw };
 }
@@ -64,10 +66,12 @@ export async function createOneInvoice(
     terminal: session.terminal,
     profile: session.profile,
     now: await session.now(),
+    zone: session.zone,
     sources: { flags: {} },
   };
   const draft = openDraft(kind, options, context, run.terminal, run.now);
   const gathered = gather(run, file);
+  await session.zone.tell();
   const { raw, amountFromItems } = resolveAmount(gathered.raw);
   let typed: Raw | undefined;
   const keepTyped = (answers: Raw) => (typed = answers);
@@ -120,6 +124,7 @@ function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIss
     flags: fromFlags.invoice,
     now,
     timeZone: profile.timeZone,
+    dayRead: run.zone.dayRead,
   });
   run.sources = { flags: fromFlags.invoice, file: fileObject };
   return { raw, flagIssues: fromFlags.issues };

@@ -26,7 +26,7 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
       hint: 'Give it a file: einvoice invoices export --format xlsx --output invoices.xlsx (or pipe it).',
     });
   }
-  const filter = filterOf(options, session);
+  const filter = await filterOf(options, session);
   const ledger = await readLedger(session, context);
   const handle = options.output
     ? await openPrivate(resolve(context.cwd, options.output), 'w').catch((error: unknown) => {

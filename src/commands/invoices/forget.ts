@@ -8,7 +8,9 @@ import { instantOf, readLedger } from './ledger-of.js';
 /** `einvoice invoices forget --before DATE`: removes from the ledger what was sent before that day, for good. */
 export async function forgetInvoices(options: ForgetOptions, context: CommandContext): Promise<void> {
   const session = await openSession(options, context);
-  const before = instantOf('--before', options.before, session.profile.timeZone, 'start');
+  const { profile, zone } = session;
+  const before = instantOf('--before', options.before, { timeZone: profile.timeZone, dayRead: zone.dayRead }, 'start');
+  await zone.tell();
   const ledger = await readLedger(session, context);
   if (!ledger) {
     session.terminal.info(`Nothing to forget: ${ledgerFile(session.profile.name, context.env)} does not exist.`);

@@ -22,24 +22,36 @@ export function emptyLedgerNote(session: Session, context: CommandContext): stri
   );
 }
 
-/** The filter the flags ask for; a day is one of the merchant's time zone. */
-export function filterOf(options: FilterOptions, session: Session): LedgerFilter {
-  const { timeZone } = session.profile;
-  return {
-    ...(options.since !== undefined ? { since: instantOf('--since', options.since, timeZone, 'start') } : {}),
-    ...(options.until !== undefined ? { until: instantOf('--until', options.until, timeZone, 'end') } : {}),
+/** The filter the flags ask for; a day is one of the merchant's time zone (in CI with none configured, told so). */
+export async function filterOf(options: FilterOptions, session: Session): Promise<LedgerFilter> {
+  const zone = { timeZone: session.profile.timeZone, dayRead: session.zone.dayRead };
+  const filter = {
+    ...(options.since !== undefined ? { since: instantOf('--since', options.since, zone, 'start') } : {}),
+    ...(options.until !== undefined ? { until: instantOf('--until', options.until, zone, 'end') } : {}),
     ...(options.ref !== undefined ? { businessReference: options.ref } : {}),
     ...(options.customer !== undefined ? { customer: options.customer } : {}),
     ...(options.status !== undefined ? { status: options.status } : {}),
     ...(options.kind !== undefined ? { kind: options.kind } : {}),
     ...(options.run !== undefined ? { run: options.run } : {}),
   };
+  await session.zone.tell();
+  return filter;
 }
 
-/** A day (`YYYY-MM-DD`, `today`) or an ISO instant given to `flag`, as the ISO instant it starts or ends at. */
-export function instantOf(flag: string, text: string, timeZone: string, edge: 'start' | 'end'): string {
+/**
+ * A day (`YYYY-MM-DD`, `today`) of the merchant's zone or an ISO instant given to `flag`, as the ISO instant it
+ * starts or ends at.
+ */
+export function instantOf(
+  flag: string,
+  text: string,
+  zone: { timeZone: string; dayRead?: () => void },
+  edge: 'start' | 'end',
+): string {
+  const { timeZone } = zone;
   const day = text === 'today' ? calendarDateIn(new Date(), timeZone) : text;
   if (/^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+    zone.dayRead?.();
     return edge === 'start' ? startOfDayIn(day, timeZone) : endOfDayIn(day, timeZone);
   }
   const instant = /T/.test(text) ? Date.parse(text) : Number.NaN;

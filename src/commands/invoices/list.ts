@@ -15,7 +15,7 @@ const terminalLimit = 20;
 export async function listInvoices(options: ListOptions, context: CommandContext): Promise<void> {
   const session = await openSession(options, context);
   const { terminal, profile } = session;
-  const filter = filterOf(options, session);
+  const filter = await filterOf(options, session);
   const limit = options.all ? undefined : (options.limit ?? (context.stdout.isTTY ? terminalLimit : undefined));
   const ledger = await readLedger(session, context);
   let shown = 0;

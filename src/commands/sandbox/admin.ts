@@ -6,6 +6,8 @@ import type { CommandContext, GlobalOptions } from '../../context.js';
 import type { ExpireOptions, ResetOptions, SandboxOptions } from './flags.js';
 import { LocalFileError, UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
+import { terminalSafe } from '../../output/safe-text.js';
+import { withIsolatedRuns } from '../../schemas/text-direction.js';
 import { checkedInvoiceNumber } from '../../api/invoice-number.js';
 import { durationSchema } from '../../schemas/sandbox-admin.js';
 import { validate } from '../../schemas/validate.js';
@@ -88,11 +90,13 @@ export async function showSandboxOutbox(options: SandboxOptions, context: Comman
       terminal.info('The outbox is empty.');
       return;
     }
+    // The sandbox's words without escape sequences; in Arabic, each date, amount and number reads as one piece.
+    const shown = (text: string) => withIsolatedRuns(terminalSafe(text));
     for (const message of messages) {
       terminal.data(
         `${message.at}  ${message.channel.padEnd(5)} to ${message.to} ${message.address}  invoice ${message.invoiceNumber} [${message.lang}]\n` +
-          (message.subject === undefined ? '' : `  Subject: ${message.subject}\n`) +
-          `  ${message.text}`,
+          (message.subject === undefined ? '' : `  Subject: ${shown(message.subject)}\n`) +
+          `  ${shown(message.text)}`,
       );
     }
   });

@@ -11,7 +11,7 @@ import type { SandboxLogEvent } from '../../sandbox/index.js';
  * What `sandbox serve` runs with: its flags, or those `sandbox ui` sets; `open` opens the dashboard in a browser,
  * `builtIn` says the state file is the built-in sandbox's.
  */
-type ServeWith = ServeOptions & { open?: boolean; currency?: string; builtIn?: boolean };
+type ServeWith = ServeOptions & { open?: boolean; currency?: string; timeZone?: string; builtIn?: boolean };
 
 /**
  * Reads `--fault KIND=RATE` (repeatable), `--latency` and `--seed` into fault settings, checked by the shared
@@ -101,6 +101,7 @@ export async function serveSandbox(
       log,
       ui: options.ui,
       currency: options.currency,
+      timeZone: options.timeZone,
     }).catch((error: unknown) => {
       throw explainStartFailure(error, options, context.env);
     });

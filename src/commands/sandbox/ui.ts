@@ -9,8 +9,8 @@ import { serveSandbox } from './serve.js';
  * on a loopback port, and opens the dashboard in the browser when there is one. Runs until SIGINT or SIGTERM.
  */
 export async function sandboxUi(options: UiOptions, context: CommandContext): Promise<void> {
-  // The profile file's currency, shown beside amounts as every other command shows them.
-  const { currency } = await resolveProfile({
+  // The profile's currency and time zone: amounts and times shown as every other command shows them.
+  const { currency, timeZone } = await resolveProfile({
     env: options.env,
     config: options.config,
     cwd: context.cwd,
@@ -25,6 +25,7 @@ export async function sandboxUi(options: UiOptions, context: CommandContext): Pr
       builtIn: true,
       ui: true,
       currency,
+      timeZone,
     },
     context,
   );

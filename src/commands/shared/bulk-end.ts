@@ -36,7 +36,7 @@ export interface EndOfRun {
   duplicates: boolean;
   /** The records whose request may be out, as sending goes on. */
   sending: ReadonlySet<number>;
-  /** Warnings of the run itself (not of a record), told at the terminal already: GitHub's output carries them too. */
+  /** Warnings of the run itself (not of a record), told at the terminal already: its other outputs carry them too. */
   warnings: readonly string[];
 }
 
@@ -73,8 +73,15 @@ export class RunEnd {
       resume: plan.resume,
       alreadyExpired: plan.alreadyExpired,
       withoutReference: plan.withoutReference,
+      warnings: this.#runWarnings(),
       duplicates,
     });
+  }
+
+  /** The warnings of the run as a whole: those told once its plan was done, and its records without a reference. */
+  #runWarnings(): string[] {
+    const { plan, warnings } = this.#run;
+    return [...warnings, ...(plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : [])];
   }
 
   /**
@@ -87,7 +94,7 @@ export class RunEnd {
     const summary = this.summary(durationMs);
     if (!refused) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
     if (report) {
-      const suite = { input: input.name, kind, durationMs, timestamp: new Date(started) };
+      const suite = { input: input.name, kind, durationMs, timestamp: new Date(started), warnings: summary.warnings };
       await writeReport(report.path, plan.results, numbered, suite).catch((error: unknown) => {
         throw new PartialFailureError(
           `The report could not be written to ${report.given}: ${writeProblem(error)}. The summary above says ` +
@@ -104,10 +111,7 @@ export class RunEnd {
       const { reportToGithub } = await import('./bulk-github.js');
       const unfinished = plan.results.withStatus(...unfinishedStatuses);
       const next = refused?.next ?? (unfinished.length > 0 ? this.#run.whatNext(unfinished) : undefined);
-      const runWarnings = [
-        ...this.#run.warnings,
-        ...(plan.withoutReference > 0 ? [withoutReferenceWarning(plan.withoutReference)] : []),
-      ];
+      const runWarnings = summary.warnings;
       await reportToGithub({ summary, results: plan.results, numbered, input, next, runWarnings }, this.#context);
     }
   }

@@ -95,7 +95,7 @@ export async function runBulkCommand(
     const run = await planBulk({
       kind: checked,
       input,
-      sheet: { ...settings.sheet, timeZone: profile.timeZone },
+      sheet: { ...settings.sheet, timeZone: profile.timeZone, dayRead: session.zone.dayRead },
       journal,
       target,
       shard: settings.shard,
@@ -116,7 +116,8 @@ export async function runBulkCommand(
     try {
       // Told once the plan is done (a run whose planning fails does not tell them; its rerun does, as they remain),
       // at the terminal and in GitHub's output alike.
-      const journalWarnings = [
+      const runWarnings = [
+        session.zone.take(),
         run.damagedLines > 0
           ? `${counted(run.damagedLines, 'damaged line', 'damaged lines')} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`
           : undefined,
@@ -124,7 +125,7 @@ export async function runBulkCommand(
           ? `${run.settled.unknown.join(', ')}: no record of the journal is uncertain for ${run.settled.unknown.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`
           : undefined,
       ].filter((warning) => warning !== undefined);
-      for (const warning of journalWarnings) terminal.warn(warning);
+      for (const warning of runWarnings) terminal.warn(warning);
       const { done, notDone } = run.settled;
       if (done + notDone > 0) terminal.info(settledLine(done, notDone, dryRun));
       end = new RunEnd(
@@ -144,7 +145,7 @@ export async function runBulkCommand(
           whatNext: command.whatNext,
           duplicates: command.kind.referenceField !== undefined,
           sending: run.sending,
-          warnings: journalWarnings,
+          warnings: runWarnings,
         },
         session,
         context,

@@ -56,13 +56,22 @@ async function fileReply(name: string): Promise<Reply> {
 /** Invoices the dashboard shows unless it asks for more. */
 const defaultPageSize = 50;
 
-function view(app: SandboxApp, currency: string | undefined): Handler {
+/** How the dashboard shows money and time: the merchant's currency, if any, and time zone. */
+export interface DashboardSettings {
+  currency?: string;
+  timeZone: string;
+}
+
+function view(app: SandboxApp, { currency, timeZone }: DashboardSettings): Handler {
   return async ({ req }) => {
     const query = validate(dashboardQuerySchema, queryOf(req));
     if (!query.success) throw validationError(query.issues);
     const filter = { ...query.data, limit: query.data.limit ?? defaultPageSize };
     const page = app.store.read((state) => dashboardView(state, sandboxNow(state.counters()), filter));
-    return { ...jsonReply(200, currency ? { ...page, currency } : page), headers: { ...dashboardHeaders } };
+    return {
+      ...jsonReply(200, { ...page, ...(currency ? { currency } : {}), timeZone }),
+      headers: { ...dashboardHeaders },
+    };
   };
 }
 
@@ -70,7 +79,7 @@ function view(app: SandboxApp, currency: string | undefined): Handler {
  * The invoices the page shows, as a workbook: the same filter (status, search), all that pass it up to the largest
  * page unless `limit` says fewer.
  */
-function workbook(app: SandboxApp): Handler {
+function workbook(app: SandboxApp, timeZone: string): Handler {
   return async ({ req }) => {
     const query = validate(dashboardQuerySchema, queryOf(req));
     if (!query.success) throw validationError(query.issues);
@@ -86,7 +95,7 @@ function workbook(app: SandboxApp): Handler {
         'content-disposition': 'attachment; filename="invoices.xlsx"',
       },
       stream: (res) => {
-        writeInvoicesWorkbook(res, invoices).catch(() => res.destroy());
+        writeInvoicesWorkbook(res, invoices, timeZone).catch(() => res.destroy());
       },
     };
   };
@@ -101,15 +110,18 @@ function events(feed: ChangeFeed): Handler {
   });
 }
 
-/** The dashboard's routes: the page at /__sandbox/ui/, its view (amounts beside `currency`) and its event stream. */
-export function dashboardRoutes(app: SandboxApp, feed: ChangeFeed, currency?: string): Route[] {
+/**
+ * The dashboard's routes: the page at /__sandbox/ui/, its view (amounts beside the currency, times in the zone), its
+ * workbook and its event stream.
+ */
+export function dashboardRoutes(app: SandboxApp, feed: ChangeFeed, settings: DashboardSettings): Route[] {
   return [
     { path: '/__sandbox/ui', scope: 'admin', methods: { GET: file('index.html') } },
     { path: '/__sandbox/ui/', scope: 'admin', methods: { GET: file('index.html') } },
     // The page's download, beside its own files (it links to nothing elsewhere).
-    { path: '/__sandbox/ui/invoices.xlsx', scope: 'admin', methods: { GET: workbook(app) } },
+    { path: '/__sandbox/ui/invoices.xlsx', scope: 'admin', methods: { GET: workbook(app, settings.timeZone) } },
     { path: '/__sandbox/ui/:file', scope: 'admin', methods: { GET: namedFile } },
-    { path: '/__sandbox/dashboard', scope: 'admin', methods: { GET: view(app, currency) } },
+    { path: '/__sandbox/dashboard', scope: 'admin', methods: { GET: view(app, settings) } },
     { path: '/__sandbox/events', scope: 'admin', methods: { GET: events(feed) } },
   ];
 }

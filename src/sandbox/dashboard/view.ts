@@ -1,3 +1,4 @@
+import { directionRuns } from '../../schemas/text-direction.js';
 import { customerMessages, merchantExpiryAlert } from '../notifications.js';
 import { adminView } from '../routes/admin.js';
 import type { OutboxMessage, StoredInvoice } from '../state.js';
@@ -41,7 +42,19 @@ function invoiceView(invoice: StoredInvoice, sent: OutboxMessage[]) {
     alertMerchantUponExpiry: alertMerchantUponExpiry ?? false,
     paymentType,
     items: items ?? [],
-    messages: messagesOf(invoice, sent),
+    messages: messagesOf(invoice, sent).map(withRuns),
+  };
+}
+
+/**
+ * A message with its text and subject also in runs of one direction, which the page shows each in its own element:
+ * in an Arabic message, a date, an amount or a number then reads as one piece.
+ */
+function withRuns(message: DashboardMessage) {
+  return {
+    ...message,
+    textRuns: directionRuns(message.text),
+    ...(message.subject === undefined ? {} : { subjectRuns: directionRuns(message.subject) }),
   };
 }
 

@@ -1,10 +1,10 @@
 import type { Writable } from 'node:stream';
-import { processTimeZone, wallClockIn } from '../../schemas/time-zone.js';
+import { wallClockIn } from '../../schemas/time-zone.js';
 import { WorkbookStream, type WorkbookColumn } from '../../workbook-writer.js';
 import type { StoredInvoice } from '../state.js';
 
 // The invoices the dashboard shows, as a workbook a merchant opens in Excel: one row per invoice, typed cells (the
-// amount a number with two decimals, dates as dates, date-times on this machine's clock, as the page shows them).
+// amount a number with two decimals, dates as dates, date-times on the merchant's clock, as the page shows them).
 
 const columns: readonly WorkbookColumn[] = [
   { header: 'invoiceNumber', type: 'text' },
@@ -22,9 +22,12 @@ const columns: readonly WorkbookColumn[] = [
   { header: 'note', type: 'text', width: 30 },
 ];
 
-/** Streams `invoices` as a workbook to `out`, ending it. */
-export async function writeInvoicesWorkbook(out: Writable, invoices: readonly StoredInvoice[]): Promise<void> {
-  const timeZone = processTimeZone();
+/** Streams `invoices` as a workbook to `out`, ending it; date-times are the wall clock of `timeZone`. */
+export async function writeInvoicesWorkbook(
+  out: Writable,
+  invoices: readonly StoredInvoice[],
+  timeZone: string,
+): Promise<void> {
   const at = (instant: string | undefined) => (instant ? wallClockIn(new Date(instant), timeZone) : undefined);
   const workbook = WorkbookStream.start(out, { name: 'Invoices', columns });
   for (const invoice of invoices) {
