@@ -35,7 +35,8 @@ export async function runSeed(scenario: Scenario, rig: Rig): Promise<{ trial: Tr
   const home = join(folder, 'home');
   mkdirSync(home);
   const token = `torture-${scenario.seed}-${process.pid}-${Date.now().toString(36)}`;
-  // A clean environment, as CI gives one: nothing of the developer's shell, no terminal, the token from a variable.
+  // A clean environment, as CI gives one: nothing of the developer's shell but its zone and locale (so that
+  // `TZ=Africa/Cairo npm run torture` runs on Cairo's clock), no terminal, the token from a variable.
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -43,6 +44,9 @@ export async function runSeed(scenario: Scenario, rig: Rig): Promise<{ trial: Tr
     XDG_CONFIG_HOME: join(home, 'config'),
     CI: 'true',
     MERCHANT_TOKEN: token,
+    ...Object.fromEntries(
+      ['TZ', 'LANG', 'LC_ALL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
+    ),
   };
   const service = await Service.start(rig.command, join(folder, 'service.sqlite'), token, env);
   try {
@@ -50,6 +54,8 @@ export async function runSeed(scenario: Scenario, rig: Rig): Promise<{ trial: Tr
       join(folder, '.einvoicerc.json'),
       JSON.stringify({
         defaultEnv: 'local',
+        timeZone: 'Africa/Cairo',
+        currency: 'EGP',
         environments: { local: { baseUrl: service.url, tokenEnv: 'MERCHANT_TOKEN' } },
       }),
       { mode: 0o600 },
