@@ -251,10 +251,13 @@ export async function openLocalDatabase(file: string | undefined, options: Local
   const refuse = refusals(file, options.description, busyTimeoutMs);
   const header = await readHeader(file, refuse);
   if (header) {
-    refuseHeader(header, refuse);
+    const logged = await hasLog(file);
+    // A checkpoint of another process writes the first page, with the new page count, before the pages it adds:
+    // while a write-ahead log is beside the file its size proves nothing, and SQLite's own look below reads both.
+    if (!logged) refuseHeader(header, refuse);
     let reader: LocalDatabase;
     try {
-      reader = new LocalDatabase(new DatabaseSync(await readOnlyLook(file), { readOnly: true }), refuse);
+      reader = new LocalDatabase(new DatabaseSync(readOnlyLook(file, logged), { readOnly: true }), refuse);
     } catch (error) {
       throw fileProblem(error, refuse) ?? error;
     }
@@ -290,17 +293,21 @@ export async function openLocalDatabase(file: string | undefined, options: Local
   return database;
 }
 
+/** Whether a write-ahead log is beside `file`: a process has it open, or one that had it was killed. */
+function hasLog(file: string): Promise<boolean> {
+  return stat(`${file}-wal`).then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * The address of `file` for a look that changes nothing: SQLite's own answers (the schema, a corrupted page) before
  * the file is opened for writing. Without a write-ahead log beside it, the file is all there is, and it is read as
  * immutable, which makes no -wal or -shm file; with one, the log's newer pages are read too.
  */
-async function readOnlyLook(file: string): Promise<URL> {
+function readOnlyLook(file: string, logged: boolean): URL {
   const address = pathToFileURL(file);
-  const logged = await stat(`${file}-wal`).then(
-    () => true,
-    () => false,
-  );
   if (!logged) address.searchParams.set('immutable', '1');
   return address;
 }
