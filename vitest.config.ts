@@ -4,8 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // They need Chromium, and the built executables: `npm run test:browser` and `npm run test:binaries` run them.
-    exclude: [...configDefaults.exclude, 'test/browser/**', 'test/binaries/**'],
+    // They need Chromium, the built executables, and minutes of installing: `npm run test:browser`,
+    // `npm run test:binaries` and `npm run test:install` run them.
+    exclude: [...configDefaults.exclude, 'test/browser/**', 'test/binaries/**', 'test/install/**'],
     // End-to-end tests spawn the built CLI; the global setup builds it once so they never run stale code.
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,

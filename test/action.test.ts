@@ -1,30 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { encodingNames } from '../src/input/text-encoding.js';
+import { action, inputsWith, outputsOf, runBash, writeStubs, type Step } from './helpers/action-runner.js';
 import { tempDir } from './bulk/helpers.js';
+import { copyOfRepository } from './helpers/repository-copy.js';
 
 // The GitHub Action (action.yml): its inputs, its journal's cache keys, and the bash of its steps run as the runner
 // runs them, each `${{ }}` of a step's env filled in from a table, with a stub einvoice that records its arguments.
+// test/action-run.test.ts runs the whole Action, with the real einvoice, against a sandbox.
 
-interface Step {
-  name?: string;
-  id?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  env?: Record<string, string>;
-  with?: Record<string, string>;
-}
-interface Action {
-  inputs: Record<string, { default?: string; required?: boolean }>;
-  runs: { steps: Step[] };
-}
-
-const action = parse(readFileSync(new URL('../action.yml', import.meta.url), 'utf8')) as Action;
 const steps = action.runs.steps;
+/** The Action's own files, as the runner downloads them. */
+const actionFiles = copyOfRepository('action-files');
 
 function step(name: string): Step {
   const found = steps.find((candidate) => candidate.name === name);
@@ -32,19 +20,14 @@ function step(name: string): Step {
   return found;
 }
 
-/** The inputs as a workflow that names only the required ones gets them: every default, plus `given`. */
-function inputsWith(given: Record<string, string>): Record<string, string> {
-  const defaults = Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']);
-  return { ...Object.fromEntries(defaults), file: 'invoices.csv', environment: 'staging', ...given };
-}
-
 /** A step's env with each value's `${{ expression }}` taken from `inputs` or `outputs`; any other throws. */
 function stepEnv(target: Step, inputs: Record<string, string>, outputs: Record<string, string> = {}) {
   return Object.fromEntries(
     Object.entries(target.env ?? {}).map(([name, value]) => {
       const expression = /^\$\{\{\s*(.+?)\s*\}\}$/.exec(value)?.[1];
-      const input = /^inputs\.([\w-]+)$/.exec(expression ?? '')?.[1];
-      const filled = input !== undefined ? inputs[input] : outputs[expression ?? ''];
+      if (expression === undefined) return [name, value];
+      const input = /^inputs\.([\w-]+)$/.exec(expression)?.[1];
+      const filled = input !== undefined ? inputs[input] : outputs[expression];
       if (filled === undefined) throw new Error(`${target.name}: no value in this test for ${name}: ${value}`);
       return [name, filled];
     }),
@@ -53,29 +36,25 @@ function stepEnv(target: Step, inputs: Record<string, string>, outputs: Record<s
 
 /** Runs a step's script as `shell: bash` does, in `folder`, with only `env` and a stub einvoice first on PATH. */
 function runStep(target: Step, env: Record<string, string>, folder = tempDir(), stubs: Record<string, string> = {}) {
-  const script = join(folder, 'step.sh');
-  writeFileSync(script, target.run ?? '');
   const bin = join(folder, 'bin');
   const argvFile = join(folder, 'argv');
   const outputFile = join(folder, 'github-output');
   writeFileSync(outputFile, '');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'einvoice'), `#!/usr/bin/env bash\nprintf '%s\\0' "$@" > '${argvFile}'\n`, { mode: 0o755 });
-  for (const [name, script] of Object.entries(stubs))
-    writeFileSync(join(bin, name), `#!/usr/bin/env bash\n${script}\n`, { mode: 0o755 });
-  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+  writeStubs(bin, { einvoice: `printf '%s\\0' "$@" > '${argvFile}'`, ...stubs });
+  const result = runBash(target.run ?? '', {
     cwd: folder,
-    encoding: 'utf8',
-    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, GITHUB_OUTPUT: outputFile, ...env },
+    scriptFolder: join(folder, 'script'),
+    env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, GITHUB_OUTPUT: outputFile, ...env },
   });
   const argv = existsSync(argvFile) ? readFileSync(argvFile, 'utf8').split('\0').slice(0, -1) : undefined;
-  const outputs = Object.fromEntries(
-    readFileSync(outputFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, argv, outputs, folder };
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    argv,
+    outputs: outputsOf(outputFile),
+    folder,
+  };
 }
 
 const journal = '.einvoice/einvoice-journal-staging-single-0123456789abcdef-all.ndjson';
@@ -114,11 +93,12 @@ const sheetAndPace = [
 
 describe('action.yml: inputs', () => {
   it('has an input for every reading and bulk setting of the CLI', () => {
-    const settings = ['encoding', 'date-format', 'delimiter', 'ignore-column', 'allow-expired', 'format'];
+    const settings = ['encoding', 'date-format', 'delimiter', 'ignore-column', 'allow-expired', 'format', 'sheet'];
     const bulk = ['drop-unknown-fields', 'concurrency', 'rate', 'retries', 'stop-after-failures', 'resend-uncertain'];
-    const checks = ['strict', 'amount'];
+    const checks = ['strict', 'amount', 'fix-mobiles', 'time-zone'];
+    const uncertain = ['mark-created', 'mark-not-created'];
     const refunds = ['expect-count', 'expect-total', 'mark-refunded', 'mark-not-refunded'];
-    for (const name of [...settings, ...bulk, ...checks, ...refunds]) {
+    for (const name of [...settings, ...bulk, ...checks, ...uncertain, ...refunds]) {
       expect(action.inputs, name).toHaveProperty(name);
       expect(Object.values(step('Create the invoices').env ?? {}), name).toContain(`\${{ inputs.${name} }}`);
     }
@@ -127,6 +107,19 @@ describe('action.yml: inputs', () => {
   it('is strict by default: an unattended run refuses what a person would have looked at', () => {
     expect(action.inputs.strict?.default).toBe('true');
     expect(action.inputs.amount?.default).toBe('');
+    expect(action.inputs['fix-mobiles']?.default).toBe('false');
+  });
+
+  it("runs einvoice in the service's own zone by default, and tells it that it runs as the Action", () => {
+    expect(action.inputs['time-zone']?.default).toBe('Africa/Cairo');
+    expect(step('Check the environment').env?.TZ).toBe('${{ inputs.time-zone }}');
+    const target = step('Create the invoices');
+    const seen = (given: Record<string, string>) =>
+      runStep(target, stepEnv(target, inputsWith(given), { 'steps.journal.outputs.path': journal }), tempDir(), {
+        einvoice: 'echo "zone=$TZ action=$EINVOICE_ACTION"',
+      }).stdout;
+    expect(seen({})).toBe('zone=Africa/Cairo action=true\n');
+    expect(seen({ 'time-zone': 'Asia/Riyadh' })).toBe('zone=Asia/Riyadh action=true\n');
   });
 
   it('never writes an expression into a script: inputs reach bash through env only', () => {
@@ -233,7 +226,7 @@ describe('action.yml: the command line of "Create the invoices"', () => {
     const refused = {
       amount: 'both',
       kind: 'refund',
-      format: 'xlsx',
+      format: 'xls',
       encoding: 'cp1256',
       'date-format': 'MM/DD/YYYY',
       strict: 'yes',
@@ -242,6 +235,7 @@ describe('action.yml: the command line of "Create the invoices"', () => {
       'allow-expired': 'on',
       'drop-unknown-fields': 'y',
       'resend-uncertain': 'no',
+      'fix-mobiles': 'yes',
     };
     for (const [input, value] of Object.entries(refused)) {
       const run = create({ [input]: value });
@@ -249,6 +243,57 @@ describe('action.yml: the command line of "Create the invoices"', () => {
       expect(run.stdout, input).toMatch(new RegExp(`^::error[^:]*::The input ${input} is '${value}'`, 'm'));
       expect(run.argv, input).toBeUndefined();
     }
+  });
+
+  it('refuses a time zone the platform does not know, naming the input, and runs nothing', () => {
+    for (const zone of ['Africa/Kairo', 'GMT+2', 'Cairo', '']) {
+      const run = create({ 'time-zone': zone });
+      expect(run.status, zone).toBe(2);
+      expect(run.stdout, zone).toMatch(
+        new RegExp(
+          `^::error[^:]*::The input time-zone is '${zone.replace('+', '\\+')}': it must be a time zone name`,
+          'm',
+        ),
+      );
+      expect(run.argv, zone).toBeUndefined();
+    }
+    for (const zone of ['Africa/Cairo', 'UTC', 'Asia/Riyadh', 'America/New_York'])
+      expect(create({ 'time-zone': zone }).status, zone).toBe(0);
+  });
+
+  it('reads a workbook: format xlsx, and the sheet to read', () => {
+    const run = create({ file: 'invoices.xlsx', format: 'xlsx', sheet: 'Orders' });
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.argv?.slice(2)).toEqual([
+      '--file',
+      'invoices.xlsx',
+      ...always.slice(4),
+      '--journal',
+      journal,
+      '--strict',
+      '--format',
+      'xlsx',
+      '--sheet',
+      'Orders',
+    ]);
+  });
+
+  it('passes --fix-mobiles for true only, and one flag per record of a mark list', () => {
+    expect(create({ 'fix-mobiles': 'true' }).argv).toContain('--fix-mobiles');
+    expect(create({ 'fix-mobiles': 'false' }).argv).not.toContain('--fix-mobiles');
+    expect(create().argv).not.toContain('--fix-mobiles');
+    const run = create({ 'mark-created': 'row 3, row 7\nrow 12\n', 'mark-not-created': 'line 9' });
+    expect(run.status, run.stdout).toBe(0);
+    expect(run.argv?.slice(always.length + 3)).toEqual([
+      '--mark-created',
+      'row 3',
+      '--mark-created',
+      'row 7',
+      '--mark-created',
+      'row 12',
+      '--mark-not-created',
+      'line 9',
+    ]);
   });
 
   it('keeps a value that holds a line break on one ::error:: line, and runs nothing it holds', () => {
@@ -344,11 +389,14 @@ describe('action.yml: kind refunds', () => {
       'allow-expired': 'true',
       'drop-unknown-fields': 'true',
       'resend-uncertain': 'true',
+      'fix-mobiles': 'true',
+      'mark-created': 'row 3',
+      'mark-not-created': 'row 4',
     };
     for (const [input, value] of Object.entries(invoiceOnly))
       expectRefused(refund({ [input]: value }), input, value, 'refunds');
     // Their defaults, given as the words they are, are no setting.
-    for (const input of ['allow-expired', 'drop-unknown-fields', 'resend-uncertain'])
+    for (const input of ['allow-expired', 'drop-unknown-fields', 'resend-uncertain', 'fix-mobiles'])
       expect(refund({ [input]: 'false' }).status, input).toBe(0);
   });
 
@@ -366,8 +414,8 @@ describe('action.yml: kind refunds', () => {
 
 describe('action.yml: the journal follows the file across workflow runs', () => {
   const caches = steps.filter((candidate) => candidate.uses?.startsWith('actions/cache/'));
-  const restore = caches.find((candidate) => candidate.uses?.startsWith('actions/cache/restore@'));
-  const save = caches.find((candidate) => candidate.uses?.startsWith('actions/cache/save@'));
+  const restore = step('Restore the journal');
+  const save = step('Save the journal');
 
   /** The outputs of "Name the journal" for these inputs, as a run with this id and attempt computes them. */
   function named(given: Record<string, string> = {}, run = { id: '1001', attempt: '1' }) {
@@ -398,9 +446,9 @@ describe('action.yml: the journal follows the file across workflow runs', () => 
   }
 
   it('restores by a prefix and saves under that prefix, keyed by no run', () => {
-    expect(restore?.with?.['restore-keys']).toBe('${{ steps.journal.outputs.prefix }}');
-    expect(save?.with?.key).toBe('${{ steps.journal-save.outputs.key }}');
-    expect(save?.with?.path).toBe(restore?.with?.path);
+    expect(restore.with?.['restore-keys']).toBe('${{ steps.journal.outputs.prefix }}');
+    expect(save.with?.key).toBe('${{ steps.journal-save.outputs.key }}');
+    expect(save.with?.path).toBe(restore.with?.path);
     for (const cache of caches) {
       for (const value of Object.values(cache.with ?? {})) expect(value, cache.name).not.toMatch(/run_id|run_attempt/);
     }
@@ -465,74 +513,165 @@ describe('action.yml: the journal follows the file across workflow runs', () => 
 
   it('saves after every run but a dry run, whatever its outcome', () => {
     expect(step('Name the journal to save').if).toBe("always() && inputs.dry-run != 'true'");
-    expect(save?.if).toBe("always() && steps.journal-save.outputs.key != ''");
+    expect(save.if).toBe("always() && steps.journal-save.outputs.key != ''");
   });
 });
 
-describe('action.yml: the release it installs', () => {
-  /** Runs "Install einvoice" taken at `ref`, with stubs of gh (listing `releases`) and curl (recording each URL). */
-  function install(
+describe('action.yml: which einvoice it runs', () => {
+  const download = 'https://github.com/merchant/einvoice/releases/download';
+  const sha = '0123456789abcdef0123456789abcdef01234567';
+
+  /** Runs "Choose einvoice" taken at `ref`, with a stub gh listing `releases` and a copy of the Action's files. */
+  function choose(
     ref: string,
     given: Record<string, string> = {},
     releases = ['v0.9.0', 'v1.2.0', 'v1.10.1', 'v2.0.0'],
+    stubs: Record<string, string> = {},
   ) {
-    const target = step('Install einvoice');
+    const target = step('Choose einvoice');
     const folder = tempDir();
     const env = stepEnv(target, inputsWith(given), {
       'github.action_ref': ref,
       'github.action_repository': 'merchant/einvoice',
+      'github.action_path': actionFiles,
       'github.token': 'gh-token',
       'runner.os': 'Linux',
       'runner.arch': 'X64',
     });
-    const stubs = {
-      gh: `printf '%s\\n' ${releases.join(' ')}`,
-      curl: [
-        'for last; do :; done; while [ "$1" != -o ]; do shift; done; out="$2"',
-        `printf '%s\\n' "$last" >> '${join(folder, 'urls')}'`,
-        'case "$last" in',
-        '  */SHA256SUMS) printf executable | sha256sum | sed "s/ -$/ einvoice-linux-x64/" > "$out" ;;',
-        '  *) printf executable > "$out" ;;',
-        'esac',
-      ].join('\n'),
-    };
+    const gh = { gh: `printf '%s\\n' ${releases.join(' ')}` };
+    return runStep(target, { ...env, RUNNER_TEMP: join(folder, 'runner-temp') }, folder, { ...gh, ...stubs });
+  }
+
+  /** Runs "Install einvoice" for `release`, with a stub curl that records each URL and serves a checked file. */
+  function installRelease(release: string, served = 'executable') {
+    const target = step('Install einvoice');
+    const folder = tempDir();
+    const env = stepEnv(target, inputsWith({}), {
+      'steps.einvoice.outputs.release': release,
+      'steps.einvoice.outputs.source-why': '',
+      'steps.einvoice.outputs.sources': '',
+      'steps.einvoice.outputs.commit': '',
+      'steps.einvoice.outputs.node': '',
+      'steps.einvoice.outputs.folder': '',
+      'steps.build.outputs.cache-hit': '',
+      'github.action_ref': 'v1',
+      'github.action_repository': 'merchant/einvoice',
+      'github.action_path': actionFiles,
+      'runner.os': 'Linux',
+      'runner.arch': 'X64',
+    });
+    const curl = [
+      'for last; do :; done; while [ "$1" != -o ]; do shift; done; out="$2"',
+      `printf '%s\\n' "$last" >> '${join(folder, 'urls')}'`,
+      'case "$last" in',
+      '  */SHA256SUMS) printf executable | sha256sum | sed "s/ -$/ einvoice-linux-x64/" > "$out" ;;',
+      `  *) printf '${served}' > "$out" ;;`,
+      'esac',
+    ].join('\n');
     const runnerTemp = join(folder, 'runner-temp');
     mkdirSync(runnerTemp);
-    const result = runStep(
-      target,
-      { ...env, RUNNER_TEMP: runnerTemp, GITHUB_PATH: join(folder, 'path') },
-      folder,
-      stubs,
-    );
+    const result = runStep(target, { ...env, RUNNER_TEMP: runnerTemp, GITHUB_PATH: join(folder, 'path') }, folder, {
+      curl,
+    });
     const urls = existsSync(join(folder, 'urls')) ? readFileSync(join(folder, 'urls'), 'utf8').trim().split('\n') : [];
     return { ...result, urls };
   }
 
-  const download = 'https://github.com/merchant/einvoice/releases/download';
-
   it('installs the newest release of the line a moving tag names (@v1 is v1.10.1, not v1 nor v2)', () => {
-    const run = install('v1');
+    expect(choose('v1').outputs).toEqual({ release: 'v1.10.1' });
+    const run = installRelease('v1.10.1');
     expect(run.status, run.stderr).toBe(0);
     expect(run.urls).toEqual([`${download}/v1.10.1/einvoice-linux-x64`, `${download}/v1.10.1/SHA256SUMS`]);
     expect(run.stdout).toContain('::notice::einvoice v1.10.1');
   });
 
   it('installs the release a full version names, from the ref or the version input', () => {
-    expect(install('v1.2.0').urls[0]).toBe(`${download}/v1.2.0/einvoice-linux-x64`);
-    expect(install('v1', { version: '0.9.0' }).urls[0]).toBe(`${download}/v0.9.0/einvoice-linux-x64`);
+    expect(choose('v1.2.0').outputs).toEqual({ release: 'v1.2.0' });
+    expect(choose('v1', { version: '0.9.0' }).outputs).toEqual({ release: 'v0.9.0' });
+    expect(choose('main', { version: '1' }).outputs).toEqual({ release: 'v1.10.1' });
+    expect(installRelease('v0.9.0').urls[0]).toBe(`${download}/v0.9.0/einvoice-linux-x64`);
   });
 
-  it('stops with an ::error:: line and downloads nothing when the line has no release', () => {
-    const run = install('v3');
+  it("refuses a download whose checksum is not the release's, and puts nothing on PATH", () => {
+    const run = installRelease('v1.2.0', 'tampered');
     expect(run.status).not.toBe(0);
-    expect(run.stdout).toMatch(/^::error::merchant\/einvoice has no release v3\.x to install/m);
-    expect(run.urls).toEqual([]);
+    expect(run.stderr).toMatch(/FAILED|did NOT match/);
+    expect(existsSync(join(run.folder, 'path'))).toBe(false);
   });
 
-  it('takes the newest release for a branch or a commit, and says so', () => {
-    const run = install('main');
-    expect(run.urls[0]).toBe('https://github.com/merchant/einvoice/releases/latest/download/einvoice-linux-x64');
-    expect(run.stdout).toMatch(/^::notice::einvoice from the newest release .*main/m);
+  it('builds from source when no release matches the ref: none at all, a line or a tag without one, a branch, a commit', () => {
+    const cases: Array<[string, string[], RegExp]> = [
+      ['v1', [], /has no release v1\.x/],
+      ['v3', ['v1.2.0'], /has no release v3\.x/],
+      ['v1.3.0', ['v1.2.0'], /has no release v1\.3\.0/],
+      ['main', ['v1.2.0'], /main is no release/],
+      [sha, ['v1.2.0'], new RegExp(`${sha} is no release`)],
+    ];
+    for (const [ref, releases, why] of cases) {
+      const run = choose(ref, {}, releases);
+      expect(run.status, `${ref}: ${run.stdout}`).toBe(0);
+      expect(run.outputs.release, ref).toBeUndefined();
+      expect(run.outputs['source-why'], ref).toMatch(why);
+      expect(run.outputs.key, ref).toMatch(/^einvoice-source-Linux-X64-node\d+-[0-9a-f]{64}$/);
+    }
+    expect(choose(sha).outputs.commit).toBe(sha);
+    expect(choose('main').outputs.commit).toBe('');
+  });
+
+  it('stops when the releases cannot be listed, rather than take that for no release', () => {
+    const run = choose('v1', {}, [], { gh: 'echo "HTTP 502: Bad Gateway" >&2; exit 1' });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('HTTP 502');
+    expect(run.outputs).toEqual({});
+  });
+
+  it('builds from source when the version input says source, whatever releases there are', () => {
+    const run = choose('v1', { version: 'source' });
+    expect(run.outputs['source-why']).toBe('the version input is source');
+    expect(run.outputs.release).toBeUndefined();
+  });
+
+  it('refuses a version input that names no release, naming the input, and builds nothing', () => {
+    for (const [version, said] of [
+      ['3', /merchant\/einvoice has no release v3\.x/],
+      ['latest', /it must be a release/],
+    ] as const) {
+      const run = choose('main', { version });
+      expect(run.status, version).toBe(2);
+      expect(run.stdout, version).toMatch(new RegExp(`^::error[^:]*::The input version is '${version}'`, 'm'));
+      expect(run.stdout, version).toMatch(said);
+      expect(run.outputs, version).toEqual({});
+    }
+  });
+
+  it('keys the build by the files it is made of, the platform and the Node.js major', () => {
+    const key = choose('main').outputs.key ?? '';
+    expect(choose(sha).outputs.key).toBe(key);
+    const edited = copyOfRepository('action-edited');
+    writeFileSync(join(edited, 'src', 'version.ts'), '// edited\n', { flag: 'a' });
+    const target = step('Choose einvoice');
+    const editedKey = runStep(
+      target,
+      {
+        ...stepEnv(target, inputsWith({}), {
+          'github.action_ref': 'main',
+          'github.action_repository': 'merchant/einvoice',
+          'github.action_path': edited,
+          'github.token': 'gh-token',
+          'runner.os': 'Linux',
+          'runner.arch': 'X64',
+        }),
+        RUNNER_TEMP: tempDir(),
+      },
+      tempDir(),
+      { gh: 'true' },
+    ).outputs.key;
+    expect(editedKey).toMatch(/^einvoice-source-Linux-X64-node\d+-[0-9a-f]{64}$/);
+    expect(editedKey).not.toBe(key);
+    // An older node: the build brings the lockfile's Node.js 24, and the key says so.
+    const older = choose('main', {}, [], { node: '[ "$1" = -p ] && echo 20' });
+    expect(older.outputs.key).toMatch(/^einvoice-source-Linux-X64-lockfile-node-[0-9a-f]{64}$/);
+    expect(older.outputs.node).toBe('');
   });
 });
 

@@ -3,7 +3,6 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { buildWhenStale } from '../build-when-stale.ts';
 import { checkTrial, guarantees, type Guarantee, type Violation } from './checker.ts';
 import { describeScenario, scenarioFor } from './scenario.ts';
 import { runSeed, type Rig } from './seed-run.ts';
@@ -50,7 +49,8 @@ const seeds =
 const shownBreaches = 3;
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-buildWhenStale();
+// The CLI as built from the sources: built again first when one is newer than the last build.
+execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
 const command: [string, string[]] = [process.execPath, [join(root, 'bin', 'einvoice.cjs')]];
 const createHelp = execFileSync(command[0], [...command[1], 'create', 'single', '--help'], { encoding: 'utf8' });
 const rig: Rig = { command, marksCreates: createHelp.includes('--mark-created') };

@@ -2,7 +2,7 @@
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
 export { planBulk, type BulkRequest, type PlannedRun, type SendHooks } from './run.js';
-export type { BulkKind, RecordKindName } from './kind.js';
+export type { BulkKind, KindOptions, KindWords, LedgerLookup, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';
 export { journalFor, targetOf, type JournalPlace } from './journal-target.js';
@@ -12,5 +12,4 @@ export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
 export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
-export { contentHash } from './content-key.js';
 export type { JournalEntry } from './journal.js';

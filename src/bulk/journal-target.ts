@@ -3,6 +3,8 @@ import { sandboxStateFile } from '../config/paths.js';
 import type { Profile } from '../config/profile.js';
 import { UsageError } from '../errors.js';
 import type { RecordKindName } from './kind.js';
+import { invoiceWords } from './record-check.js';
+import { refundWords } from './refund-check.js';
 import type { JournalState } from './journal-state.js';
 import type { Shard } from './plan.js';
 
@@ -96,8 +98,8 @@ export async function checkJournalFits(
     );
   }
   if (earlier?.kind && earlier.kind !== target.kind) {
-    throw new UsageError(`The journal ${shown} belongs to \`${commandOf(earlier.kind)}\`; nothing was sent.`, {
-      hint: `To run \`${commandOf(target.kind)}\` on the same file, give it a journal of its own: --journal PATH.${seeJournal}`,
+    throw new UsageError(`The journal ${shown} belongs to \`${commandOf[earlier.kind]}\`; nothing was sent.`, {
+      hint: `To run \`${commandOf[target.kind]}\` on the same file, give it a journal of its own: --journal PATH.${seeJournal}`,
     });
   }
   if (earlier?.resolveDatesAt && earlier.shard !== shard) {
@@ -108,7 +110,9 @@ export async function checkJournalFits(
   }
 }
 
-/** The command a journal's kind belongs to. */
-function commandOf(kind: RecordKindName): string {
-  return kind === 'refund' ? 'einvoice refund --file' : `einvoice create ${kind}`;
-}
+/** The command each kind of journal belongs to, in the kind's own words. */
+const commandOf: Readonly<Record<RecordKindName, string>> = {
+  single: invoiceWords('single').command,
+  recurring: invoiceWords('recurring').command,
+  refund: refundWords.command,
+};

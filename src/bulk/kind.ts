@@ -11,6 +11,33 @@ import type { ColumnSet } from '../sheet/index.js';
 /** The name of a kind of record, as a journal binds itself to one: an invoice's kind, or `refund`. */
 export type RecordKindName = InvoiceKind | 'refund';
 
+/**
+ * How a kind of record speaks of itself, as plain data: the outputs read it from what a run hands them (its
+ * summary), so no code outside the kind asks which kind it is.
+ */
+export interface KindWords {
+  /**
+   * The field a record names itself by, which the service refuses a second record of (an invoice's
+   * businessReference, rule 2.3): a file repeating it holds duplicates, a report shows it, and the service may hold a
+   * record by it already. None for a refund.
+   */
+  readonly reference?: string;
+  /** One record, as a count names it: `single invoice record`, `refund`. */
+  readonly record: string;
+  /** The records of a file, as a sentence names them: `invoice records`, `refunds`. */
+  readonly records: string;
+  /** One record among the file's: `record` (`2 of 10 records`), `refund`. */
+  readonly ofFile: string;
+  /** What the service did with one, as the summary counts it and a report's status says: `created`, `refunded`. */
+  readonly done: string;
+  /** What a run did, or did not, do with one: `created`, `made` (`was not made`). */
+  readonly made: string;
+  /** What a rerun does with the failed ones, as the summary notes it. */
+  readonly retry: string;
+  /** The command that sends a file of them: a JUnit report's name, the owner of a journal. */
+  readonly command: string;
+}
+
 /** The service's operations a run sends with. */
 export type KindClient = Pick<ServiceClient, 'createInvoiceJson' | 'refundInvoice'>;
 
@@ -70,6 +97,8 @@ export interface RecordCheck {
 export interface CheckingKind {
   /** The kind's name, part of every record's content key. */
   readonly name: string;
+  /** How the kind speaks of itself. */
+  readonly words: KindWords;
   /** The reference a record gives itself, which the service refuses a second record of (none for a refund). */
   ownReference(record: Record<string, unknown>): string | undefined;
   /**
@@ -95,16 +124,38 @@ export interface CheckingKind {
   resendable(body: SentBody): boolean;
 }
 
+/**
+ * What the merchant's ledger holds, as a kind asks it while checking each record: plain answers the command reads
+ * from the ledger, which the engine never opens. Each question is optional, and a kind asks those it needs.
+ */
+export interface LedgerLookup {
+  /**
+   * The invoice another run sent whose record had the same content (the `contentHash()` of the kind's name and the
+   * record as its file gives it), if the ledger holds one.
+   */
+  sameContent?(contentKey: string): SentInvoice | undefined;
+}
+
+/** An invoice the ledger holds: the number the service gave it, when it was sent, and the journal that sent it. */
+export interface SentInvoice {
+  invoiceNumber: string | null;
+  sentAt: string;
+  journal: string | null;
+}
+
+/** What a kind of record may be given beside its own rules. */
+export interface KindOptions {
+  /** The merchant's ledger, as answers to the kind's questions; absent when the ledger is off. */
+  ledger?: LedgerLookup;
+}
+
 /** A kind of record as a run works with it: how each is checked (at the run's clock), sent, and read from a sheet. */
 export interface BulkKind {
   sending: SendingKind;
   /** The checks of a run whose relative dates resolve at `now`, and whose expiries must be after `datesAt`. */
   checking(clock: { now: Date; datesAt: Date }): CheckingKind;
-  /** The columns a sheet may have (default: an invoice's). */
-  columns?: ColumnSet;
-  /**
-   * The field a record names itself by, which the service refuses a second record of (an invoice's
-   * businessReference, rule 2.3): a file repeating it holds duplicates. None for a refund.
-   */
-  referenceField?: string;
+  /** The columns a sheet of the kind may have. */
+  columns: ColumnSet;
+  /** How the kind speaks of itself: its words, the field its records name themselves by, its command. */
+  words: KindWords;
 }

@@ -249,7 +249,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
   }
 
   if (journal) {
-    const held = holdChanged(results, unmatched, journal, resume, kind.name);
+    const held = holdChanged(results, unmatched, journal, resume, kind);
     toSend -= held.count;
     totalMinor -= held.amountMinor;
   }
@@ -310,7 +310,7 @@ function holdChanged(
   unmatched: Unmatched[],
   journal: JournalState,
   resume: ResumeCounts,
-  kindName: string,
+  kind: Pick<CheckingKind, 'words' | 'numberOf'>,
 ): { count: number; amountMinor: bigint } {
   const byReference = new Map<string, JournaledRecord>();
   const byPosition = new Map<number, JournaledRecord>();
@@ -332,15 +332,15 @@ function holdChanged(
     if (before.state === 'created' || before.state === 'sent' || before.state === 'uncertain') {
       held += 1;
       amountMinor += amount ?? 0n;
+      // A record that names its invoice before it is sent (a refund's) was not made as that invoice.
+      const madeAs = before.invoiceNumber && !kind.numberOf ? ` as invoice ${before.invoiceNumber}` : '';
       results.update(index, {
         status: 'changed',
         invoiceNumber: before.invoiceNumber,
         error:
           before.state !== 'created'
             ? 'edited after an earlier run sent it (outcome unknown); not sent again'
-            : kindName === 'refund'
-              ? 'edited after an earlier run made it; not sent again'
-              : `edited after an earlier run created it${before.invoiceNumber ? ` as invoice ${before.invoiceNumber}` : ''}; not sent again`,
+            : `edited after an earlier run ${kind.words.made} it${madeAs}; not sent again`,
       });
     }
   }

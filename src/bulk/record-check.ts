@@ -13,12 +13,21 @@ import { jsonProblem } from '../input/json-file.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
 import { validate } from '../schemas/validate.js';
 import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
-import { generatedReference } from './content-key.js';
+import { contentHash, generatedReference } from './content-key.js';
+import { withLedgerCopy } from './ledger-copy.js';
 import { withoutUnknownFields } from '../schemas/unknown-fields.js';
+import { invoiceColumns } from '../sheet/index.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
 import { contactWarnings } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
-import { invoiceSending, type BulkKind, type CheckingKind, type RecordCheck } from './kind.js';
+import {
+  invoiceSending,
+  type BulkKind,
+  type CheckingKind,
+  type KindOptions,
+  type KindWords,
+  type RecordCheck,
+} from './kind.js';
 
 // Turns one record of the file into the body it is sent with, exactly as the one-invoice flow would: profile
 // defaults < record < flags, dates resolved, the amount computed from the items, then the shared schema.
@@ -141,11 +150,48 @@ const noReferenceUnderStrict: FieldIssue = {
     'is required under --strict: without one, a run of another journal would create the invoice again (--reference-prefix gives each record one)',
 };
 
-/** Invoices to create, as the plan of a run checks them. */
-export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
+/** How invoices of `kind` speak of themselves. */
+export function invoiceWords(kind: InvoiceKind): KindWords {
+  return {
+    reference: 'businessReference',
+    record: `${kind} invoice record`,
+    records: 'invoice records',
+    ofFile: 'record',
+    done: 'created',
+    made: 'created',
+    retry: 'run the same command again to retry them',
+    command: `einvoice create ${kind}`,
+  };
+}
+
+/**
+ * Invoices to create, as the plan of a run checks them; with the merchant's ledger, a record without a
+ * businessReference that it holds from another run is told.
+ */
+export function invoiceChecking(checks: InvoiceChecks, options: KindOptions = {}): CheckingKind {
+  const rules = invoiceRules(checks);
+  const sameContent = options.ledger?.sameContent;
+  if (!sameContent) return rules;
+  return {
+    ...rules,
+    check(record, recordNumber, content, sentBefore) {
+      const result = rules.check(record, recordNumber, content, sentBefore);
+      // The record as the file gives it, as its journal knows it: a rerun elsewhere resolves its dates anew.
+      const copy =
+        result.body && result.body.businessReference === undefined
+          ? sameContent(contentHash(checks.kind, content()))
+          : undefined;
+      return copy ? withLedgerCopy(result, copy) : result;
+    },
+  };
+}
+
+/** The rules each invoice of a run is checked by: a person's at a terminal. */
+function invoiceRules(checks: InvoiceChecks): CheckingKind {
   const datesAt = checks.datesAt.toISOString();
   return {
     name: checks.kind,
+    words: invoiceWords(checks.kind),
     ownReference: (record) => stringField(record.businessReference ?? checks.flags.businessReference),
     resendable: (body) => body.businessReference !== undefined,
     // Rule 2.3.2: the same businessReference, amount and sendingDate are the same invoice; only the first is sent.
@@ -200,12 +246,13 @@ export function invoiceChecking(checks: InvoiceChecks): CheckingKind {
   };
 }
 
-/** Invoices to create, each checked by `checks` at the run's clock. */
-export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>): BulkKind {
+/** Invoices to create, each checked by `checks` at the run's clock, and with what the ledger holds (`options`). */
+export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>, options: KindOptions = {}): BulkKind {
   return {
     sending: invoiceSending(checks.kind),
-    checking: (clock) => invoiceChecking({ ...checks, ...clock }),
-    referenceField: 'businessReference',
+    checking: (clock) => invoiceChecking({ ...checks, ...clock }, options),
+    columns: invoiceColumns,
+    words: invoiceWords(checks.kind),
   };
 }
 

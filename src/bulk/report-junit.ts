@@ -1,3 +1,4 @@
+import type { KindWords } from './kind.js';
 import type { RecordResult, RecordStatus } from './results.js';
 import { visible } from '../schemas/visible-text.js';
 
@@ -10,7 +11,8 @@ type Numbered = 'line' | 'row';
 export interface JunitSuite {
   /** The input's name, as given to --file. */
   input: string;
-  kind: string;
+  /** The kind's words: the command that sent the records names the suite. */
+  words: KindWords;
   durationMs: number;
   timestamp: Date;
   /** The warnings of the run as a whole, in the suite's own `system-out`. */
@@ -72,7 +74,7 @@ export function* junitLines(
     if (failing.has(status)) failures += 1;
     else if (skipped.has(status)) skips += 1;
   }
-  const name = xmlText(`einvoice ${suite.kind === 'refund' ? 'refund --file' : `create ${suite.kind}`} ${suite.input}`);
+  const name = xmlText(`${suite.words.command} ${suite.input}`);
   const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="${skips}"`;
   const time = (suite.durationMs / 1000).toFixed(3);
   yield '<?xml version="1.0" encoding="UTF-8"?>';

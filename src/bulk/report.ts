@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { extname } from 'node:path';
 import type { Writable } from 'node:stream';
+import type { KindWords } from './kind.js';
 import type { RecordResult } from './results.js';
 import type { FieldIssue } from '../errors.js';
 import type { BatchSummary } from './summary.js';
@@ -14,20 +15,19 @@ import type { WorkbookValue } from '../workbook-writer.js';
 /** What a record's `line` is called: a line of a JSON file, or a row of a spreadsheet. */
 export type Numbered = 'line' | 'row';
 
-/** A record's status as the report names it: a refund is `refunded`, not `created`. */
-export function shownStatus(status: RecordResult['status'], kind?: string): string {
-  if (kind !== 'refund') return status;
-  return status === 'created' ? 'refunded' : status === 'created-earlier' ? 'refunded-earlier' : status;
+/** A record's status as the report names it, in the kind's words: a refund is `refunded`, not `created`. */
+export function shownStatus(status: RecordResult['status'], words: KindWords): string {
+  return status === 'created' ? words.done : status === 'created-earlier' ? `${words.done}-earlier` : status;
 }
 
 /** A record as the report and --json show it; absent fields are left out. */
-export function reportEntry(result: RecordResult, numbered: Numbered = 'line', kind?: string): Record<string, unknown> {
+export function reportEntry(result: RecordResult, numbered: Numbered, words: KindWords): Record<string, unknown> {
   return {
     record: result.record,
     ...(result.line !== undefined ? { [numbered]: result.line } : {}),
-    // A refund has no businessReference: its invoiceNumber names it.
-    ...(kind === 'refund' ? {} : { businessReference: result.businessReference ?? null }),
-    status: shownStatus(result.status, kind),
+    // A kind without a reference (a refund) has no businessReference: its invoiceNumber names it.
+    ...(words.reference === undefined ? {} : { businessReference: result.businessReference ?? null }),
+    status: shownStatus(result.status, words),
     ...(result.invoiceNumber !== undefined ? { invoiceNumber: result.invoiceNumber } : {}),
     ...(result.afterLostAnswer ? { afterLostAnswer: true } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
@@ -47,20 +47,28 @@ function pathAndMessage({ path, message }: FieldIssue): FieldIssue {
 
 const csvColumns = ['record', 'line', 'businessReference', 'status', 'invoiceNumber', 'error', 'warnings'] as const;
 
-/** The report's columns for a kind: a refund has no businessReference. */
-function columnsOf(kind: string | undefined): ReadonlyArray<(typeof csvColumns)[number]> {
-  return kind === 'refund' ? csvColumns.filter((column) => column !== 'businessReference') : csvColumns;
+/** The report's columns for a kind: one without a reference (a refund) has no businessReference. */
+function columnsOf(words: KindWords): ReadonlyArray<(typeof csvColumns)[number]> {
+  return csvColumns.filter((column) => column !== 'businessReference' || words.reference !== undefined);
 }
 
 /**
- * The summary as --json gives it: a refund run counts `refunded` and `refundedEarlier`, and no invoices that already
- * existed (a refund has no reference the service could know it by).
+ * The summary as --json gives it, in the kind's words: a refund run counts `refunded` and `refundedEarlier`, and no
+ * records that already existed (a kind without a reference has none the service could know it by).
  */
 function shownSummary(summary: BatchSummary): Record<string, unknown> {
-  if (summary.kind !== 'refund') return { ...summary };
-  const { kind, environment, dryRun, total, created, createdEarlier, ...rest } = summary;
-  const { alreadyExisted: _existed, alreadyExistedAfterLostAnswer: _afterLostAnswer, ...counts } = rest;
-  return { kind, environment, dryRun, total, refunded: created, refundedEarlier: createdEarlier, ...counts };
+  const { words, kind, environment, dryRun, total, created, createdEarlier, ...rest } = summary;
+  const { alreadyExisted, alreadyExistedAfterLostAnswer, ...counts } = rest;
+  return {
+    kind,
+    environment,
+    dryRun,
+    total,
+    [words.done]: created,
+    [`${words.done}Earlier`]: createdEarlier,
+    ...(words.reference === undefined ? {} : { alreadyExisted, alreadyExistedAfterLostAnswer }),
+    ...counts,
+  };
 }
 
 /** One CSV field, quoted when it holds a comma, a quote or a line break. */
@@ -71,17 +79,17 @@ export function csvField(value: unknown): string {
 }
 
 /** The cells of a record's row of a report; an invalid record's error lists its issues. */
-function reportCells(result: RecordResult, kind?: string): Record<string, unknown> {
+function reportCells(result: RecordResult, words: KindWords): Record<string, unknown> {
   const error =
     result.error ?? result.issues?.map((issue) => `${issue.path}: ${issue.message}`).join('; ') ?? undefined;
   const warnings = result.warnings?.map((warning) => `${warning.path}: ${warning.message}`).join('; ');
-  return { ...result, status: shownStatus(result.status, kind), error, warnings };
+  return { ...result, status: shownStatus(result.status, words), error, warnings };
 }
 
 /** One CSV row of a record; an invalid record's error lists its issues (`line` is the row for a CSV input). */
-export function csvRow(result: RecordResult, kind?: string): string {
-  const cells = reportCells(result, kind);
-  return columnsOf(kind)
+export function csvRow(result: RecordResult, words: KindWords): string {
+  const cells = reportCells(result, words);
+  return columnsOf(words)
     .map((column) => csvField(cells[column]))
     .join(',');
 }
@@ -96,8 +104,8 @@ export function reportFormat(path: string): 'csv' | 'xlsx' | 'junit' | 'ndjson' 
 export async function writeReport(
   path: string,
   results: Iterable<RecordResult>,
-  numbered: Numbered = 'line',
-  suite: JunitSuite = { input: 'invoices', kind: 'single', durationMs: 0, timestamp: new Date() },
+  numbered: Numbered,
+  suite: JunitSuite,
 ): Promise<void> {
   const format = reportFormat(path);
   // The report holds customers' references and the service's messages: the user's alone.
@@ -105,7 +113,7 @@ export async function writeReport(
   const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
   failed.catch(() => undefined);
   if (format === 'xlsx') {
-    await Promise.race([writeWorkbookReport(out, results, numbered, suite.kind), failed]);
+    await Promise.race([writeWorkbookReport(out, results, numbered, suite.words), failed]);
     return;
   }
   const write = async (line: string) => {
@@ -121,22 +129,22 @@ async function writeWorkbookReport(
   out: Writable,
   results: Iterable<RecordResult>,
   numbered: Numbered,
-  kind: string | undefined,
+  words: KindWords,
 ): Promise<void> {
   const finished = once(out, 'finish');
   // Loaded only for a workbook report: the library is large.
   const { WorkbookStream } = await import('../workbook-writer.js');
   const workbook = WorkbookStream.start(out, {
     name: 'Report',
-    columns: columnsOf(kind).map((column) => ({
+    columns: columnsOf(words).map((column) => ({
       header: column === 'line' ? numbered : column,
       type: column === 'record' || column === 'line' ? 'number' : 'text',
       width: column === 'error' || column === 'warnings' ? 60 : undefined,
     })),
   });
   for (const result of results) {
-    const cells = reportCells(result, kind);
-    workbook.addRow(columnsOf(kind).map((column) => cells[column] as WorkbookValue));
+    const cells = reportCells(result, words);
+    workbook.addRow(columnsOf(words).map((column) => cells[column] as WorkbookValue));
   }
   await workbook.end();
   await finished;
@@ -154,12 +162,12 @@ function* reportLines(
     return;
   }
   if (format === 'csv') {
-    yield columnsOf(suite.kind)
+    yield columnsOf(suite.words)
       .map((column) => (column === 'line' ? numbered : column))
       .join(',');
   }
   for (const result of results) {
-    yield format === 'csv' ? csvRow(result, suite.kind) : JSON.stringify(reportEntry(result, numbered, suite.kind));
+    yield format === 'csv' ? csvRow(result, suite.words) : JSON.stringify(reportEntry(result, numbered, suite.words));
   }
 }
 
@@ -190,7 +198,7 @@ export async function writeJsonReport(
   let chunk = `{"summary":${JSON.stringify(shownSummary(summary))},\n"records":[`;
   let first = true;
   for (const result of results) {
-    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(reportEntry(result, numbered, summary.kind))}`;
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(reportEntry(result, numbered, summary.words))}`;
     first = false;
     if (chunk.length > 1 << 16) {
       if (!stream.write(chunk)) await drained(stream);

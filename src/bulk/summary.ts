@@ -1,4 +1,4 @@
-import type { RecordKindName } from './kind.js';
+import type { KindWords, RecordKindName } from './kind.js';
 import type { ResumeCounts } from './plan.js';
 import type { RecordResults, RecordStatus } from './results.js';
 
@@ -7,6 +7,8 @@ import type { RecordResults, RecordStatus } from './results.js';
 /** The outcome of a bulk run in numbers. */
 export interface BatchSummary {
   kind: RecordKindName;
+  /** How the kind speaks of its records: the outputs' words (not a count, and not in --json). */
+  words: KindWords;
   environment: string;
   dryRun: boolean;
   /** Records of the file (of the shard, with --shard). */
@@ -61,6 +63,7 @@ export function summarize(
   about: Pick<
     BatchSummary,
     | 'kind'
+    | 'words'
     | 'environment'
     | 'dryRun'
     | 'durationMs'
@@ -70,13 +73,11 @@ export function summarize(
     | 'alreadyExpired'
     | 'withoutReference'
     | 'warnings'
-  > & {
-    /** False for a kind whose records have no reference to repeat (a refund): the summary has no such count. */
-    duplicates?: boolean;
-  },
+  >,
 ): BatchSummary {
   const summary: BatchSummary = {
     kind: about.kind,
+    words: about.words,
     environment: about.environment,
     dryRun: about.dryRun,
     total: results.length,
@@ -87,7 +88,8 @@ export function summarize(
     failed: 0,
     uncertain: 0,
     invalid: 0,
-    ...(about.duplicates === false ? {} : { duplicatesInFile: 0 }),
+    // Records repeat one another only by a reference: a kind without one (a refund) has no such count.
+    ...(about.words.reference === undefined ? {} : { duplicatesInFile: 0 }),
     changed: 0,
     notSent: 0,
     valid: 0,

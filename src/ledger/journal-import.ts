@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { JournalEntry } from '../bulk/index.js';
-import type { InvoiceEntry, LedgerEntry, LedgerSource, RefundEntry } from './entries.js';
+import type { LedgerEntry, LedgerSource } from './entries.js';
+import { journalRecordKey, ledgerEntryOf } from './sent-records.js';
 
 // A bulk run's journal read as ledger entries: each record the journal says was sent, with its last known answer.
 // A journal's id is a hash of its first line (the first run's entry: its instant, input and target), so a record is
@@ -30,19 +31,6 @@ export async function journalHeader(path: string): Promise<JournalHeader | undef
 /** The id of a journal whose first line is `firstLine`. */
 export function journalIdOf(firstLine: string): string {
   return hash('sha256', firstLine, 'hex').slice(0, 12);
-}
-
-/** The ledger's key of a journal's record. */
-export function journalRecordKey(journalId: string, recordKey: string): string {
-  return `journal:${journalId}:${recordKey}`;
-}
-
-/**
- * The content key of a journal's record without a businessReference: the hash of the record as the file gave it, which
- * its journal key begins with (a repeat of the same content adds `.1`, `.2`).
- */
-export function journalContentKey(recordKey: string): string {
-  return recordKey.split('.')[0] as string;
 }
 
 /** What each record went through, as the journal's last entry of it says. */
@@ -142,40 +130,29 @@ function entryOf(
     journal: options.journal,
     run: header.id,
   };
-  const body = planned.body as Record<string, unknown>;
-  const common = {
-    key: journalRecordKey(header.id, key),
-    sentAt: fate.sentAt ?? options.runAt,
-    ...(options.currency ? { currency: options.currency } : {}),
-    source,
-    service: header.run.service,
-  };
-  const uncertain = fate.state === 'sent' || fate.state === 'uncertain';
-  const error = fate.state === 'sent' ? 'sent; the run ended before its answer' : fate.error;
-  if (header.run.kind === 'refund') {
-    const { invoiceNumber, ...refund } = body;
-    const settledNo = fate.state === 'failed' && fate.error === notDoneByMerchant;
-    return {
-      type: 'refund',
-      ...common,
-      invoiceNumber: String(invoiceNumber),
-      status: fate.state === 'created' ? 'refunded' : uncertain ? 'uncertain' : settledNo ? 'not-refunded' : 'refused',
-      bodyJson: JSON.stringify(refund),
-      ...(fate.state === 'created' ? {} : { error }),
-      ...(settledNo ? { decided: 'not refunded, as the merchant said' } : {}),
-    } satisfies RefundEntry;
-  }
-  return {
-    type: 'invoice',
-    ...common,
-    kind: header.run.kind,
-    status: fate.state === 'created' ? 'created' : uncertain ? 'uncertain' : 'refused',
-    ...(fate.invoiceNumber !== undefined ? { invoiceNumber: fate.invoiceNumber } : {}),
-    bodyJson: JSON.stringify(body),
-    ...(fate.state === 'created' ? {} : { error }),
-    ...(fate.alreadyExisted ? { decided: 'the service already held it when it was sent again' } : {}),
-    ...(body.businessReference === undefined ? { contentKey: journalContentKey(key) } : {}),
-  } satisfies InvoiceEntry;
+  const settledNo = fate.state === 'failed' && fate.error === notDoneByMerchant;
+  return ledgerEntryOf(header.run.kind, {
+    common: {
+      key: journalRecordKey(header.id, key),
+      sentAt: fate.sentAt ?? options.runAt,
+      ...(options.currency ? { currency: options.currency } : {}),
+      source,
+      service: header.run.service,
+    },
+    recordKey: key,
+    body: planned.body as Record<string, unknown>,
+    outcome:
+      fate.state === 'created'
+        ? 'made'
+        : fate.state === 'sent' || fate.state === 'uncertain'
+          ? 'uncertain'
+          : settledNo
+            ? 'not-made'
+            : 'refused',
+    error: fate.state === 'sent' ? 'sent; the run ended before its answer' : fate.error,
+    invoiceNumber: fate.invoiceNumber,
+    alreadyExisted: fate.alreadyExisted,
+  });
 }
 
 function parsed(text: string): JournalEntry | undefined {

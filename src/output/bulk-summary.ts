@@ -15,32 +15,20 @@ export function renderSummary(
   numbered: 'line' | 'row' = 'line',
 ): string {
   const seconds = (summary.durationMs / 1000).toFixed(1);
-  const noun = recordNoun(summary.kind);
-  const refunds = summary.kind === 'refund';
+  const { words } = summary;
   const head = summary.dryRun
-    ? `Dry run of ${countOf(summary.total, noun)} (${summary.environment}): nothing was sent.`
-    : `${countOf(summary.total, noun)} in ${summary.environment}, ${seconds} s:`;
+    ? `Dry run of ${countOf(summary.total, words.record)} (${summary.environment}): nothing was sent.`
+    : `${countOf(summary.total, words.record)} in ${summary.environment}, ${seconds} s:`;
   const rows: Array<[string, number, string?]> = summary.dryRun
     ? [['valid, would be sent', summary.valid]]
     : [
-        [refunds ? 'refunded' : 'created', summary.created],
-        refunds
-          ? ['refunded by an earlier run', summary.createdEarlier]
-          : ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)],
-        [
-          'failed',
-          summary.failed,
-          summary.failed === 0
-            ? undefined
-            : // A refused refund is refused again as it stands; a create that failed is retried by a rerun.
-              refunds
-              ? 'a rerun sends them again; fix a refusal first'
-              : 'run the same command again to retry them',
-        ],
+        [words.done, summary.created],
+        earlierRow(summary),
+        ['failed', summary.failed, summary.failed === 0 ? undefined : words.retry],
         ['uncertain', summary.uncertain, summary.uncertain > 0 ? 'sent, outcome unknown: check them' : undefined],
       ];
   if (summary.dryRun && summary.createdEarlier > 0) {
-    rows.push([`${refunds ? 'refunded' : 'created'} by an earlier run`, summary.createdEarlier]);
+    rows.push([`${words.done} by an earlier run`, summary.createdEarlier]);
   }
   if (summary.dryRun && summary.uncertain > 0) {
     rows.push(['uncertain, not sent again', summary.uncertain, 'an earlier run sent them, outcome unknown']);
@@ -72,9 +60,14 @@ export function renderSummary(
   return lines.join('\n');
 }
 
-/** What a record of a run is called: `single invoice record`, `refund`. */
-export function recordNoun(kind: string): string {
-  return kind === 'refund' ? 'refund' : `${kind} invoice record`;
+/**
+ * The records done before this run sent: those the service already held, by their reference, with why; a kind
+ * without a reference (a refund) has none the service could hold, so its row counts those of earlier runs alone.
+ */
+export function earlierRow(summary: BatchSummary): [string, number, string?] {
+  return summary.words.reference === undefined
+    ? [`${summary.words.done} by an earlier run`, summary.createdEarlier]
+    : ['already existed', summary.alreadyExisted + summary.createdEarlier, alreadyExistedNote(summary)];
 }
 
 /**

@@ -2,7 +2,7 @@ import type { BatchSummary, RecordResult, RecordResults, RecordStatus } from '..
 import { EinvoiceError } from '../errors.js';
 import { countOf, formatCount } from './format.js';
 import { terminalSafe } from './safe-text.js';
-import { recordName, recordNoun, recordTag } from './bulk-summary.js';
+import { earlierRow, recordName, recordTag } from './bulk-summary.js';
 
 // A bulk run as GitHub Actions shows it: an annotation on the input's line for each record to act on, long lists
 // folded in groups, and the summary as Markdown on the run's page. Workflow commands go to stderr, which the runner
@@ -152,17 +152,16 @@ export function stepSummary(
   next?: string,
   runWarnings: readonly string[] = [],
 ): string {
+  const { words } = summary;
   const head = summary.dryRun
-    ? `Dry run of ${countOf(summary.total, recordNoun(summary.kind))} from ${input} (${summary.environment}): nothing was sent`
-    : `${countOf(summary.total, recordNoun(summary.kind))} from ${input} in ${summary.environment}`;
-  const refunds = summary.kind === 'refund';
-  const done = refunds ? 'refunded' : 'created';
+    ? `Dry run of ${countOf(summary.total, words.record)} from ${input} (${summary.environment}): nothing was sent`
+    : `${countOf(summary.total, words.record)} from ${input} in ${summary.environment}`;
+  const done = words.done;
+  const [earlier, earlierCount] = earlierRow(summary);
   const counts: Array<[string, number]> = [
     ...(summary.dryRun ? [['valid, would be sent', summary.valid] as [string, number]] : []),
     [done, summary.created],
-    refunds
-      ? ['refunded by an earlier run', summary.createdEarlier]
-      : ['already existed', summary.alreadyExisted + summary.createdEarlier],
+    [earlier, earlierCount],
     ['failed', summary.failed],
     ['uncertain (sent, outcome unknown)', summary.uncertain],
     ['invalid, not sent', summary.invalid],

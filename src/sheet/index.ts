@@ -2,7 +2,7 @@
 // the bulk runs and for commands that send nothing. Outside src/sheet/, only this module is imported
 // (.dependency-cruiser.cjs).
 
-export { readInvoiceFile, type InvoiceFileInput, type RecordFormat } from './input-format.js';
+export { readInvoiceFile } from './input-format.js';
 export { recordsOf, type ManyInvoices, type SheetOptions } from './sheet-records.js';
 export { ndjsonRecords, recordAndLine, type IssuePlace, type RecordFinding, type SourceRecord } from './records.js';
-export { refundColumns, resolveColumn, type ColumnSet, type ResolvedColumn } from './csv-columns.js';
+export { invoiceColumns, refundColumns, resolveColumn, type ColumnSet, type ResolvedColumn } from './csv-columns.js';

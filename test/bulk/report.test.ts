@@ -9,6 +9,7 @@ import { RecordResults, unfinishedStatuses, type RecordResult } from '../../src/
 import { summarize } from '../../src/bulk/summary.js';
 import { renderSummary } from '../../src/output/bulk-summary.js';
 import { formatDuration, progressLine } from '../../src/bulk/progress.js';
+import { invoiceWords } from '../../src/bulk/record-check.js';
 import { tempDir } from './helpers.js';
 
 const results: RecordResult[] = [
@@ -30,12 +31,14 @@ const results: RecordResult[] = [
   },
 ];
 
-const about = { kind: 'single', environment: 'staging', dryRun: false, durationMs: 1500 } as const;
+const words = invoiceWords('single');
+const about = { kind: 'single', words, environment: 'staging', dryRun: false, durationMs: 1500 } as const;
+const suite = { input: 'invoices.ndjson', words, durationMs: 0, timestamp: new Date(0) };
 
 describe('--report', () => {
   it('writes CSV for .csv: a header, then one quoted-as-needed row per record', async () => {
     const path = join(tempDir(), 'report.csv');
-    await writeReport(path, results);
+    await writeReport(path, results, 'line', suite);
     expect(readFileSync(path, 'utf8').split('\n')).toEqual([
       'record,line,businessReference,status,invoiceNumber,error,warnings',
       '1,1,R1,created,1000001,,',
@@ -50,7 +53,7 @@ describe('--report', () => {
 
   it('writes NDJSON for any other extension: one JSON object per record', async () => {
     const path = join(tempDir(), 'report.ndjson');
-    await writeReport(path, results);
+    await writeReport(path, results, 'line', suite);
     const lines = readFileSync(path, 'utf8')
       .trim()
       .split('\n')
@@ -103,7 +106,8 @@ describe('--json and the summary', () => {
     expect(document.records[5]).toMatchObject({ warnings: [{ path: 'customer.mobile' }, { path: 'amount' }] });
     // The summary is the first line, each record a line of its own.
     const lines = (await written).trimEnd().split('\n');
-    expect(lines[0]).toBe(`{"summary":${JSON.stringify(summary)},`);
+    const { words: _words, ...counts } = summary;
+    expect(lines[0]).toBe(`{"summary":${JSON.stringify(counts)},`);
     expect(lines.slice(2, 8).map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toEqual(document.records);
   });
 
@@ -124,6 +128,13 @@ describe('--json and the summary', () => {
     expect(rendered).toContain('record 2: uncertain: the connection was dropped');
   });
 
+  it('notes what a rerun does with the failed records', () => {
+    const failed: RecordResult[] = [{ record: 1, line: 1, status: 'failed', error: 'HTTP 500' }];
+    expect(
+      renderSummary(summarize(RecordResults.of(failed), about), RecordResults.of(failed), new Chalk({ level: 0 })),
+    ).toMatch(/ {2}failed +1 {2}\(run the same command again to retry them\)/);
+  });
+
   it('says why records already existed, in parts that add up to the count', () => {
     const existing: RecordResult[] = [
       { record: 1, line: 1, status: 'created-earlier', invoiceNumber: '1000001' },
@@ -135,8 +146,8 @@ describe('--json and the summary', () => {
     expect(renderSummary(summary, RecordResults.of(existing), new Chalk({ level: 0 }))).toMatch(
       / {2}already existed +3 {2}\(1 created by an earlier run; 1 most likely created by an attempt whose answer was lost; 1 found in the service, no attempt journaled\)/,
     );
-    expect(reportEntry(existing[1] as RecordResult)).toMatchObject({ afterLostAnswer: true });
-    expect(reportEntry(existing[2] as RecordResult)).not.toHaveProperty('afterLostAnswer');
+    expect(reportEntry(existing[1] as RecordResult, 'line', words)).toMatchObject({ afterLostAnswer: true });
+    expect(reportEntry(existing[2] as RecordResult, 'line', words)).not.toHaveProperty('afterLostAnswer');
   });
 
   it('lines up every count of a summary, whatever its longest label', () => {

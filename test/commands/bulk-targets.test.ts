@@ -97,6 +97,23 @@ describe('a journal belongs to one target', () => {
     expect(own.code, own.stderr).toBe(0);
     expect(await b.api.invoices()).toHaveLength(before + 5);
   });
+
+  it('refuses a journal of another kind, naming the command each belongs to; nothing is sent', async () => {
+    const home = tempHome();
+    writeProfile(home, localProfile(a.url, a.token));
+    writeNdjson(home, 'batch.ndjson', records(2, 0));
+    expect((await create(home)).code).toBe(0);
+    const journal = 'batch.ndjson.local.journal.ndjson';
+    const before = journalEntries(join(home, journal)).length;
+
+    const refund = await runInProcess(['refund', '--file', 'batch.ndjson', '--yes', '--journal', journal], {
+      env: { HOME: home },
+    });
+    expect(refund.code, refund.stderr).toBe(2);
+    expect(refund.stderr).toContain(`The journal ${journal} belongs to \`einvoice create single\`; nothing was sent.`);
+    expect(refund.stderr).toContain('To run `einvoice refund --file` on the same file, give it a journal of its own');
+    expect(journalEntries(join(home, journal))).toHaveLength(before);
+  });
 });
 
 describe('a token that cannot be sent', () => {

@@ -57,6 +57,7 @@ describe('--report FILE.xml', () => {
 
   it('stays valid XML with markup, quotes, line breaks and control characters in the messages', async () => {
     const { junitLines } = await import('../../src/bulk/report-junit.js');
+    const { invoiceWords } = await import('../../src/bulk/record-check.js');
     const xml = [
       ...junitLines(
         [
@@ -64,7 +65,7 @@ describe('--report FILE.xml', () => {
           { record: 2, line: 3, status: 'duplicate', error: 'same as record 1' },
           { record: 3, line: 4, status: 'created', invoiceNumber: '7' },
         ],
-        { input: 'in\u001b[31m.ndjson', kind: 'single', durationMs: 1234, timestamp: new Date(0) },
+        { input: 'in\u001b[31m.ndjson', words: invoiceWords('single'), durationMs: 1234, timestamp: new Date(0) },
       ),
     ].join('\n');
     await validJunit(xml);

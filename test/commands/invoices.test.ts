@@ -270,6 +270,55 @@ describe('the ledger and a served sandbox', () => {
     ]);
   });
 
+  it("imports a journal of refunds on another machine as refunds, the merchant's word on an uncertain one kept", async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(
+      home,
+      'paid.ndjson',
+      records(2).map((record, index) => ({ ...record, businessReference: `MOVED-PAID-${index}` })),
+    );
+    const created = await runInProcess(
+      ['create', 'single', '--file', 'paid.ndjson', '--yes', '--journal', 'c.ndjson'],
+      {
+        home,
+      },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const rows = ['invoiceNumber,amount,reason,orderReferenceNumber'];
+    for (const invoice of await listed(home)) {
+      const { orderReferenceNumber } = await sandbox.api.pay(invoice.invoiceNumber as string);
+      rows.push(`${invoice.invoiceNumber},10,Returned,${orderReferenceNumber}`);
+    }
+    writeFileSync(join(home, 'refunds.csv'), `${rows.join('\n')}\n`);
+    const refund = ['refund', '--file', 'refunds.csv', '--yes', '--journal', 'r.ndjson'];
+    await setFaults(sandbox.url, 1);
+    try {
+      expect((await runInProcess(refund, { home })).code).toBe(6);
+    } finally {
+      await setFaults(sandbox.url, 0);
+    }
+    // The merchant's word is journaled at once, though the run itself is refused (its pinned count differs).
+    const [done, notDone] = (await listed(home)).map((invoice) => invoice.invoiceNumber as string) as [string, string];
+    const word = ['--mark-refunded', done, '--mark-not-refunded', notDone, '--expect-count', '5'];
+    expect((await runInProcess([...refund, ...word], { home })).code).toBe(2);
+
+    const elsewhere = homeFor(sandbox);
+    const imported = await runInProcess(['invoices', 'import', join(home, 'c.ndjson'), join(home, 'r.ndjson')], {
+      home: elsewhere,
+    });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain('2 invoices sent to local');
+    expect(imported.stderr).toContain('2 refunds sent to local');
+    const refundsOf = async (number: string) => {
+      const shown = await runInProcess(['invoices', 'show', number, '--json'], { home: elsewhere });
+      return (JSON.parse(shown.stdout) as Array<{ refunds: Array<Record<string, unknown>> }>)[0]?.refunds;
+    };
+    expect(await refundsOf(done)).toMatchObject([{ status: 'refunded' }]);
+    expect(await refundsOf(notDone)).toMatchObject([
+      { status: 'not-refunded', decided: 'not refunded, as the merchant said' },
+    ]);
+  });
+
   it('writes no ledger file with --no-ledger, nor with ledger: false in the profile', async () => {
     const home = homeFor(sandbox);
     const result = await runInProcess([...oneInvoice('NO-1'), '--no-ledger'], { home });

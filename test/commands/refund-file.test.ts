@@ -93,6 +93,8 @@ describe('refunds from a file', () => {
     expect(summary).toContain('| failed | 1 |');
     const junit = readFileSync(join(home, 'refunds.xml'), 'utf8');
     expect(junit).toMatch(/<testsuite [^>]*tests="3"[^>]*failures="1"/);
+    // The suite is named by the command that sent the refunds.
+    expect(junit).toContain('<testsuite name="einvoice refund --file refunds.csv" ');
     expect(junit).toContain('more than the amount');
     // Named by the invoice it refunds, as --mark-refunded takes it.
     expect(junit).toContain(`name="row 3 (invoice ${numbers[1]})"`);
@@ -122,6 +124,25 @@ describe('refunds from a file', () => {
     }
     const { records } = JSON.parse(rerun.stdout) as JsonReport;
     expect(records[0]).not.toHaveProperty('businessReference');
+  });
+
+  it("holds back a refund edited after an earlier run made it, and says so in a refund's words", async () => {
+    const home = homeFor(sandbox);
+    const { csv, numbers } = await paidInvoicesSheet(sandbox.api, 2);
+    writeFileSync(join(home, 'refunds.csv'), csv);
+    expect((await runRefund(home, ['--file', 'refunds.csv', '--yes'])).code).toBe(0);
+    const edited = csv.replace(`${numbers[1]},10.50,Returned after the sale`, `${numbers[1]},10.50,Damaged in transit`);
+    writeFileSync(join(home, 'refunds.csv'), edited);
+
+    const rerun = await runRefund(home, ['--file', 'refunds.csv', '--yes', '--json']);
+    expect(rerun.code, rerun.stderr).toBe(6);
+    const { records } = JSON.parse(rerun.stdout) as JsonReport;
+    expect(records[1]).toMatchObject({
+      status: 'changed',
+      invoiceNumber: numbers[1],
+      error: 'edited after an earlier run made it; not sent again',
+    });
+    expect(rerun.stderr).toContain('1 of 2 refunds was edited after an earlier run sent it');
   });
 
   it('names a bad amount in row 3 and a repeated invoice in row 5 by row and column; nothing is sent', async () => {

@@ -44,6 +44,9 @@ export function sandboxApi(url: string, token: string) {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {
+        // A connection of its own: a kept-alive one can be closed by the sandbox's idle timer just as a slow test
+        // reuses it (ECONNRESET on a loaded machine).
+        connection: 'close',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(auth ? { authorization: `Bearer ${token}` } : {}),
       },

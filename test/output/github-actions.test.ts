@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { invoiceWords } from '../../src/bulk/record-check.js';
+import { refundWords } from '../../src/bulk/refund-check.js';
 import { RecordResults } from '../../src/bulk/results.js';
 import { summarize } from '../../src/bulk/summary.js';
 import { FileWriteError } from '../../src/errors.js';
@@ -47,7 +49,13 @@ describe('the error a command ends with', () => {
 
 describe('the step summary', () => {
   it('is a Markdown table of counts and of the records to look at, their text unable to break the table', () => {
-    const summary = summarize(results, { kind: 'single', environment: 'staging', dryRun: false, durationMs: 1200 });
+    const summary = summarize(results, {
+      kind: 'single',
+      words: invoiceWords('single'),
+      environment: 'staging',
+      dryRun: false,
+      durationMs: 1200,
+    });
     const markdown = stepSummary(summary, results, 'row', 'sheet.csv', 'Run the same command again.');
     expect(markdown).toContain('| created | 1 |\n| failed | 1 |\n| uncertain (sent, outcome unknown) | 1 |');
     expect(markdown).toContain('| 3 (A-2) | failed | HTTP 500: 100% down retry later |');
@@ -65,8 +73,14 @@ describe('the step summary', () => {
       { record: 1, line: 2, status: 'created', invoiceNumber: '7' },
       { record: 2, line: 3, status: 'created-earlier', invoiceNumber: '8' },
     ]);
-    const about = { kind: 'refund', environment: 'staging', dryRun: false, durationMs: 1200 } as const;
-    const summary = summarize(refunds, { ...about, duplicates: false });
+    const about = {
+      kind: 'refund',
+      words: refundWords,
+      environment: 'staging',
+      dryRun: false,
+      durationMs: 1200,
+    } as const;
+    const summary = summarize(refunds, about);
     const markdown = stepSummary(summary, refunds, 'row', 'refunds.csv');
     expect(markdown).toContain('| refunded | 1 |\n| refunded by an earlier run | 1 |\n');
     expect(markdown).not.toMatch(/created|already existed|duplicates/);

@@ -3,6 +3,7 @@ import { ledgerFile } from '../../config/paths.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { journalHeader, journalLedgerEntries } from '../../ledger/journal-import.js';
+import { sentNoun } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { openSession } from '../../session.js';
@@ -60,7 +61,7 @@ export async function importJournals(journals: string[], options: ImportOptions,
       }
       const added = ledger.size() - before;
       terminal.info(
-        `${given}: ${formatCount(entries)} ${header.run.kind === 'refund' ? 'refunds' : 'invoices'} sent to ${environment} (run ${header.id}), ` +
+        `${given}: ${formatCount(entries)} ${sentNoun(header.run.kind)} sent to ${environment} (run ${header.id}), ` +
           `${formatCount(added)} new in the ledger.`,
       );
     } finally {

@@ -64,7 +64,7 @@ export async function refundFromFile(
 ): Promise<void> {
   await runBulkCommand(
     {
-      kind: refundKind,
+      kind: () => refundKind,
       settle: run.settle,
       afterPlan: (plan) => {
         // A file refused whole (its records invalid, or its bytes not text in its encoding) has nothing to send.

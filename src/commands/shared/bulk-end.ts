@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { summarize, unfinishedStatuses, writeJsonReport, writeReport, type SendOutcome } from '../../bulk/index.js';
-import type { BatchSummary, Numbered, Plan, RecordKindName, RecordResult } from '../../bulk/index.js';
+import type { BatchSummary, KindWords, Numbered, Plan, RecordKindName, RecordResult } from '../../bulk/index.js';
 import type { ManyInvoices } from '../../sheet/index.js';
 import type { CommandContext } from '../../context.js';
 import { interruptedBy, PartialFailureError, ServiceUnavailableError } from '../../errors.js';
@@ -17,6 +17,8 @@ import type { Session } from '../../session.js';
 export interface EndOfRun {
   plan: Plan;
   kind: RecordKindName;
+  /** How the kind speaks of its records. */
+  words: KindWords;
   input: ManyInvoices;
   /** A spreadsheet's records are named by their rows, other files' by their lines. */
   numbered: Numbered;
@@ -32,8 +34,6 @@ export interface EndOfRun {
   report?: { path: string; given: string };
   /** What the merchant can do about the records the run left undone, in the kind's words. */
   whatNext(unfinished: readonly RecordResult[]): string;
-  /** Records repeat one another only by a reference (rule 2.3.2): a refund has none. */
-  duplicates: boolean;
   /** The records whose request may be out, as sending goes on. */
   sending: ReadonlySet<number>;
   /** Warnings of the run itself (not of a record), told at the terminal already: its other outputs carry them too. */
@@ -62,9 +62,10 @@ export class RunEnd {
 
   /** The run's summary after `durationMs`. */
   summary(durationMs: number): BatchSummary {
-    const { plan, kind, environment, dryRun, shard, duplicates } = this.#run;
+    const { plan, kind, words, environment, dryRun, shard } = this.#run;
     return summarize(plan.results, {
       kind,
+      words,
       environment,
       dryRun,
       durationMs,
@@ -74,7 +75,6 @@ export class RunEnd {
       alreadyExpired: plan.alreadyExpired,
       withoutReference: plan.withoutReference,
       warnings: this.#runWarnings(),
-      duplicates,
     });
   }
 
@@ -89,12 +89,12 @@ export class RunEnd {
    * report, --json and GitHub's output.
    */
   async tell(durationMs: number, refused?: { next: string }): Promise<void> {
-    const { plan, input, numbered, report, kind, started } = this.#run;
+    const { plan, input, numbered, report, words, started } = this.#run;
     const { terminal } = this.#session;
     const summary = this.summary(durationMs);
     if (!refused) terminal.info(renderSummary(summary, plan.results, terminal.err, numbered));
     if (report) {
-      const suite = { input: input.name, kind, durationMs, timestamp: new Date(started), warnings: summary.warnings };
+      const suite = { input: input.name, words, durationMs, timestamp: new Date(started), warnings: summary.warnings };
       await writeReport(report.path, plan.results, numbered, suite).catch((error: unknown) => {
         throw new PartialFailureError(
           `The report could not be written to ${report.given}: ${writeProblem(error)}. The summary above says ` +
@@ -147,7 +147,7 @@ export class RunEnd {
 
   /** The error that says what the run left undone, if it did. */
   notDone(outcome: SendOutcome): Error | undefined {
-    const { plan, dryRun, kind } = this.#run;
+    const { plan, dryRun, words } = this.#run;
     const { signal } = this.#context;
     if (outcome.journalError) {
       return new PartialFailureError(`Sending stopped: ${outcome.journalError.message}.`, {
@@ -181,7 +181,7 @@ export class RunEnd {
     // would (exit 6), in its own words.
     const line = dryRun
       ? `Dry run: ${skippedLine(unfinished, plan.results.length)}; nothing was sent`
-      : notCreatedLine(unfinished, plan.results.length, kind);
+      : notCreatedLine(unfinished, plan.results.length, words);
     return new PartialFailureError(`${line}.`, { hint: this.#run.whatNext(unfinished) });
   }
 }
@@ -249,10 +249,9 @@ function skippedLine(unfinished: RecordResult[], total: number): string {
  * have been created: their outcome is unknown", or both. An uncertain record may exist, so it is not called "not
  * created".
  */
-function notCreatedLine(unfinished: RecordResult[], total: number, kind: RecordKindName): string {
-  const made = kind === 'refund' ? 'made' : 'created';
-  const of = (count: number, one: string, many: string) =>
-    ofRecords(count, total, one, many, kind === 'refund' ? 'refund' : 'record');
+function notCreatedLine(unfinished: RecordResult[], total: number, words: KindWords): string {
+  const { made } = words;
+  const of = (count: number, one: string, many: string) => ofRecords(count, total, one, many, words.ofFile);
   const uncertain = unfinished.filter((result) => result.status === 'uncertain').length;
   const changed = unfinished.filter((result) => result.status === 'changed').length;
   // An edited record whose earlier version was sent is not "not created": that version may exist, or does.

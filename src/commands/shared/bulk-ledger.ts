@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import {
-  contentHash,
-  type BulkKind,
   type JournalPlace,
+  type LedgerLookup,
   type Plan,
   type RecordKindName,
   type SendEntry,
   type SettledRecord,
 } from '../../bulk/index.js';
 import type { CommandContext } from '../../context.js';
-import type { FieldIssue } from '../../errors.js';
 import type { LedgerEntry } from '../../ledger/entries.js';
-import { journalContentKey, journalHeader, journalRecordKey, type JournalHeader } from '../../ledger/journal-import.js';
+import { journalHeader, type JournalHeader } from '../../ledger/journal-import.js';
+import { journalRecordKey, ledgerEntryOf } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { LedgerRecorder } from '../../ledger/recorder.js';
 import type { Session } from '../../session.js';
@@ -19,14 +18,14 @@ import { ledgerFileOf, serviceOf, startRecording } from './ledger-recording.js';
 
 // A bulk run and the merchant's ledger: each record's outcome recorded as the run learns it (keyed as an import of
 // its journal would key it, so importing the journal later changes nothing), the merchant's word on uncertain
-// refunds, and a warning for a record without a businessReference that the ledger holds from another journal.
+// refunds, and what the ledger holds from other journals, as answers to the kind's questions.
 
 /** What a bulk run needs of the ledger. */
 export interface BulkLedger {
-  /** The kind, its checks extended with the ledger's (a copy of an invoice sent from another journal). */
-  withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind;
-  /** The plan, whose records name their lines. */
-  planned(plan: Plan): void;
+  /** What the ledger answers the kind as it checks each record (an invoice another journal sent, ...). */
+  lookup(): LedgerLookup | undefined;
+  /** The plan, whose records name their lines, of the kind whose records are recorded. */
+  planned(plan: Plan, kind: RecordKindName): void;
   /** Records a record's outcome. */
   settled(entry: SendEntry, outcome: SettledRecord): void;
   /** Writes what is left and closes the ledger. Once only. */
@@ -38,7 +37,6 @@ export async function openBulkLedger(
   session: Session,
   options: { ledger?: boolean; dryRun?: boolean },
   context: CommandContext,
-  kind: RecordKindName,
   journal: JournalPlace | undefined,
   settle?: { done: readonly string[]; notDone: readonly string[] },
 ): Promise<BulkLedger | undefined> {
@@ -60,13 +58,12 @@ export async function openBulkLedger(
     });
   }
   const header = journal ? await journalHeader(journal.path).catch(() => undefined) : undefined;
-  return new RunLedger({ session, context, kind, journal, recorder, ledger, header });
+  return new RunLedger({ session, context, journal, recorder, ledger, header });
 }
 
 interface RunLedgerParts {
   session: Session;
   context: CommandContext;
-  kind: RecordKindName;
   journal: JournalPlace | undefined;
   recorder: LedgerRecorder | undefined;
   ledger: Ledger | undefined;
@@ -82,7 +79,7 @@ interface Batch {
 
 class RunLedger implements BulkLedger {
   readonly #parts: RunLedgerParts;
-  #plan: Plan | undefined;
+  #planned: { plan: Plan; kind: RecordKindName } | undefined;
   #batch: Batch | undefined;
   /** Outcomes heard before the journal's first line (written by this run) was read, and that reading. */
   #waiting: Array<[SendEntry, SettledRecord, string]> = [];
@@ -94,38 +91,23 @@ class RunLedger implements BulkLedger {
     if (parts.header) this.#batch = { id: parts.header.id, input: parts.header.run.input };
   }
 
-  withLedgerChecks(kind: BulkKind, strict: boolean): BulkKind {
+  lookup(): LedgerLookup | undefined {
     const { ledger } = this.#parts;
-    if (!ledger || this.#parts.kind === 'refund' || !ledger.holdsContentKeys()) return kind;
+    if (!ledger) return undefined;
+    // This run's own journal tells its records apart: the ledger is asked of other journals' only.
     const run = this.#batch?.id;
-    const name = this.#parts.kind;
+    // Only an invoice sent without a businessReference has a content key: a ledger without one is not asked again.
+    let holdsContentKeys: boolean | undefined;
     return {
-      ...kind,
-      checking: (clock) => {
-        const checks = kind.checking(clock);
-        return {
-          ...checks,
-          check: (record, recordNumber, content, sentBefore) => {
-            const result = checks.check(record, recordNumber, content, sentBefore);
-            const { body } = result;
-            if (!body || body.businessReference !== undefined) return result;
-            // The record as the file gives it, as its journal knows it: a rerun elsewhere resolves its dates anew.
-            const same = ledger.sameContent(contentHash(name, content()), run);
-            if (!same) return result;
-            const issue = copyIssue(same.invoiceNumber, same.sentAt, same.journal);
-            if (result.held) {
-              return { ...result, held: { ...result.held, issues: [...result.held.issues, strictly(issue)] } };
-            }
-            if (strict) return { ...result, held: { reason: 'warnings', issues: [strictly(issue)] } };
-            return { ...result, warnings: [...result.warnings, issue] };
-          },
-        };
+      sameContent: (contentKey) => {
+        holdsContentKeys ??= ledger.holdsContentKeys();
+        return holdsContentKeys ? ledger.sameContent(contentKey, run) : undefined;
       },
     };
   }
 
-  planned(plan: Plan): void {
-    this.#plan = plan;
+  planned(plan: Plan, kind: RecordKindName): void {
+    this.#planned = { plan, kind };
   }
 
   settled(entry: SendEntry, outcome: SettledRecord): void {
@@ -160,70 +142,32 @@ class RunLedger implements BulkLedger {
   }
 
   #entryOf(entry: SendEntry, outcome: SettledRecord, sentAt: string, batch: Batch): LedgerEntry | undefined {
-    const { session, kind, journal } = this.#parts;
-    // A failure the service never answered left nothing there.
-    if (outcome.status === 'failed' && outcome.httpStatus === undefined) return undefined;
-    const result = this.#plan?.results.get(entry.index);
-    const common = {
-      key: journalRecordKey(batch.id, entry.key),
-      sentAt,
-      ...(session.profile.currency ? { currency: session.profile.currency } : {}),
-      source: {
-        via: 'bulk' as const,
-        file: batch.input,
-        line: result?.line ?? result?.record,
-        journal: journal?.path,
-        run: batch.id,
-      },
-      service: serviceOf(session, this.#parts.context),
-      ...(outcome.error !== undefined && outcome.status !== 'created' ? { error: outcome.error } : {}),
-    };
-    const body = JSON.parse(entry.bodyJson) as Record<string, unknown>;
+    const { session, journal } = this.#parts;
+    // A failure the service never answered left nothing there; a run records only what it planned.
+    if ((outcome.status === 'failed' && outcome.httpStatus === undefined) || !this.#planned) return undefined;
+    const result = this.#planned.plan.results.get(entry.index);
     const made = outcome.status === 'created' || outcome.status === 'already-existed';
-    const status = made ? 'created' : outcome.status === 'uncertain' ? 'uncertain' : 'refused';
-    if (kind === 'refund') {
-      const { invoiceNumber, ...refund } = body;
-      return {
-        type: 'refund',
-        ...common,
-        invoiceNumber: String(invoiceNumber),
-        status: status === 'created' ? 'refunded' : status,
-        bodyJson: JSON.stringify(refund),
-        body: refund,
-      };
-    }
-    return {
-      type: 'invoice',
-      ...common,
-      kind,
-      status,
-      ...(outcome.invoiceNumber !== undefined ? { invoiceNumber: outcome.invoiceNumber } : {}),
+    return ledgerEntryOf(this.#planned.kind, {
+      common: {
+        key: journalRecordKey(batch.id, entry.key),
+        sentAt,
+        ...(session.profile.currency ? { currency: session.profile.currency } : {}),
+        source: {
+          via: 'bulk',
+          file: batch.input,
+          line: result?.line ?? result?.record,
+          journal: journal?.path,
+          run: batch.id,
+        },
+        service: serviceOf(session, this.#parts.context),
+      },
+      recordKey: entry.key,
+      body: JSON.parse(entry.bodyJson) as Record<string, unknown>,
       bodyJson: entry.bodyJson,
-      body,
-      ...(outcome.status === 'already-existed'
-        ? { decided: 'the service already held it when it was sent again' }
-        : {}),
-      ...(body.businessReference === undefined ? { contentKey: journalContentKey(entry.key) } : {}),
-    };
+      outcome: made ? 'made' : outcome.status === 'uncertain' ? 'uncertain' : 'refused',
+      error: outcome.error,
+      invoiceNumber: outcome.invoiceNumber,
+      alreadyExisted: outcome.status === 'already-existed',
+    });
   }
-}
-
-/** The warning of a record the ledger holds, field for field, from another batch. */
-function copyIssue(invoiceNumber: string | null, sentAt: string, journal: string | null): FieldIssue {
-  const what = invoiceNumber ? `invoice ${invoiceNumber}` : 'an invoice';
-  const from = journal ? `from the journal ${journal}` : 'from this machine';
-  return {
-    path: 'businessReference',
-    message: `is missing, and the ledger holds ${what} with the same fields, sent ${sentAt.slice(0, 10)} ${from}: this may create it again`,
-    cause:
-      'is missing, and the ledger holds an invoice with the same fields from another run: this may create it again',
-  };
-}
-
-function strictly(issue: FieldIssue): FieldIssue {
-  return {
-    ...issue,
-    message: `${issue.message} (--strict)`,
-    ...(issue.cause ? { cause: `${issue.cause} (--strict)` } : {}),
-  };
 }

@@ -6,9 +6,10 @@ import {
   targetOf,
   type BulkKind,
   type BulkRequest,
+  type KindWords,
+  type LedgerLookup,
   type Numbered,
   type Plan,
-  type RecordKindName,
   type RecordResult,
   type SendOutcome,
   type Shard,
@@ -48,7 +49,8 @@ export interface BulkRunSettings {
 
 /** What differs between the commands that run over a file: the kind of record, and what they say and ask. */
 export interface BulkCommand {
-  kind: BulkKind;
+  /** The kind of record, asking the merchant's ledger what it needs (absent when the ledger is off). */
+  kind(ledger: LedgerLookup | undefined): BulkKind;
   /** Said once the plan is known, before anything is decided (fields dropped, ...). */
   afterPlan?(plan: Plan): void;
   /** Asks before sending (or checks what the run pins); throws to send nothing. */
@@ -57,8 +59,6 @@ export interface BulkCommand {
   settle?: { done: readonly string[]; notDone: readonly string[] };
   /** What the merchant can do about the records the run left undone, in the kind's words. */
   whatNext(unfinished: readonly RecordResult[]): string;
-  /** Hold back what has a warning (the run's `--strict`, else the profile's). */
-  strict?: boolean;
 }
 
 /**
@@ -75,7 +75,6 @@ export async function runBulkCommand(
   const started = Date.now();
   const { terminal, profile } = session;
   const { dryRun } = settings;
-  const kind = command.kind.sending.name;
   // This command stops gracefully on the first Ctrl-C: it finishes the requests in flight and says where it stands.
   if (context.interrupt) context.interrupt.graceful = true;
   const report = await writableReport(settings.report, context);
@@ -88,12 +87,12 @@ export async function runBulkCommand(
     dryRun,
     environment: target.environment,
   });
-  const ledger = await openBulkLedger(session, settings, context, kind, journal, command.settle);
+  const ledger = await openBulkLedger(session, settings, context, journal, command.settle);
   try {
-    // The ledger's own checks join the kind's: a record sent before from another journal.
-    const checked = ledger?.withLedgerChecks(command.kind, command.strict ?? profile.strict) ?? command.kind;
+    // The kind checks each record with what the ledger holds from other journals (an invoice sent before).
+    const kind = command.kind(ledger?.lookup());
     const run = await planBulk({
-      kind: checked,
+      kind,
       input,
       sheet: { ...settings.sheet, timeZone: profile.timeZone, dayRead: session.zone.dayRead },
       journal,
@@ -131,7 +130,8 @@ export async function runBulkCommand(
       end = new RunEnd(
         {
           plan,
-          kind,
+          kind: kind.sending.name,
+          words: kind.words,
           input,
           // A spreadsheet's records are named by its row numbers.
           numbered: input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line',
@@ -143,15 +143,15 @@ export async function runBulkCommand(
           shard: settings.shard ? `${settings.shard.index}/${settings.shard.count}` : undefined,
           report,
           whatNext: command.whatNext,
-          duplicates: command.kind.referenceField !== undefined,
           sending: run.sending,
           warnings: runWarnings,
         },
         session,
         context,
       );
-      ledger?.planned(plan);
-      if (await decide(plan, command, { settings, session, input, context, end, journal: journal?.shown })) {
+      ledger?.planned(plan, kind.sending.name);
+      const deciding = { settings, session, input, context, end, journal: journal?.shown, words: kind.words };
+      if (await decide(plan, command, deciding)) {
         const asked = Date.now();
         await asking(context, () => command.confirm(plan)).catch(tellingRefusal(plan, end, dryRun));
         answeringMs = Date.now() - asked;
@@ -242,6 +242,8 @@ interface Deciding {
   end: RunEnd;
   /** The journal as messages name it. */
   journal: string | undefined;
+  /** How the run's kind speaks of its records. */
+  words: KindWords;
 }
 
 /**
@@ -252,17 +254,15 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   const { settings, session, input, context, end } = deciding;
   const { terminal } = session;
   const { dryRun } = settings;
-  const kind = command.kind.sending.name;
-  const reference = command.kind.referenceField;
+  const { words } = deciding;
+  const { reference } = words;
   try {
     command.afterPlan?.(plan);
   } catch (error) {
     return tellingRefusal(plan, end, dryRun)(error);
   }
   if (plan.results.length === 0) {
-    terminal.warn(
-      `--file ${input.name} holds no ${kind === 'refund' ? 'refunds' : 'invoice records'}: nothing to send.`,
-    );
+    terminal.warn(`--file ${input.name} holds no ${words.records}: nothing to send.`);
   }
   // Every warning of every record is told first, whether or not the run goes on: a dry run shows them all at once.
   tellWarnings(plan, terminal);
@@ -306,7 +306,7 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
       hint,
     });
   }
-  announce(plan, settings, session, deciding.journal, end.numbered, kind);
+  announce(plan, settings, session, deciding.journal, end.numbered, words);
   if (dryRun) {
     plan.results.replaceStatus('pending', 'valid');
     return false;
@@ -321,7 +321,7 @@ function announce(
   session: Session,
   journal: string | undefined,
   numbered: Numbered,
-  kind: RecordKindName,
+  words: KindWords,
 ): void {
   const { terminal } = session;
   const { resume } = plan;
@@ -329,7 +329,7 @@ function announce(
     // A dry run sends nothing and resumes nothing: it tells what the real run would do with the journal.
     terminal.info(
       `${settings.dryRun ? 'A real run would resume' : 'Resuming'} from ${journal}: ${formatCount(resume.done)} ` +
-        `already ${kind === 'refund' ? 'refunded' : 'created'}, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
+        `already ${words.done}, ${formatCount(resume.retry)} to send again, ${formatCount(resume.heldUncertain)} ` +
         `uncertain (not sent again), ${formatCount(resume.new)} new, ${formatCount(resume.changed)} changed.`,
     );
   }
