@@ -7,10 +7,12 @@
 /**
  * The bottom layer: the product's errors, the command context, its version, the files it ships, its folders, its lock of
  * a file, its private files, its SQLite files, and its workbook writer (here, not in output, because the sandbox's
- * dashboard offers its invoices as a workbook too, and the sandbox may use only the schemas and the base).
+ * dashboard offers its invoices as a workbook too, and the sandbox may use only the schemas and the base). Its CSV
+ * cell writer too: a bulk run's report (the engine may not use output) and the commands' exports and templates write
+ * their cells with the one guard against formulas.
  */
 const base =
-  '^src/(errors|context|version|package-files|file-lock|private-file|local-database|workbook-writer)[.]ts$|^src/config/paths[.]ts$';
+  '^src/(errors|context|version|package-files|file-lock|private-file|local-database|workbook-writer|csv-writer)[.]ts$|^src/config/paths[.]ts$';
 const roots = '^src/(index|program|session|service-connection|lib|start|heap-size|help-topics)[.]ts$';
 const peers = '^src/(input|api|output|config|ledger)/';
 

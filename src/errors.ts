@@ -99,6 +99,11 @@ export interface FieldIssue {
    * once, naming the rows.
    */
   cause?: string;
+  /**
+   * What of the message is this record's own and its cause leaves out (`150.00 ≠ 140.00`): a line telling the cause
+   * once keeps it beside the record's place.
+   */
+  figure?: string;
 }
 
 /** Base of every error the CLI expects; anything else is an internal error (exit 1). */

@@ -58,6 +58,9 @@ Choosing the service
 The terminal
   CI                      set (and not "false" or "0"): never prompt; bulk
                           progress is a plain line every few seconds
+  EINVOICE_ACTION         true (the GitHub Action sets it): what to change is
+                          named as the workflow sets it, strict: false for
+                          --no-strict
   NO_COLOR                set: no colour (as --no-color)
   FORCE_COLOR             set (and not "0"): colour even when not on a terminal
   TERM=dumb               no colour, no spinner, no progress bar
@@ -79,7 +82,9 @@ A run over a file of many invoices records each record's steps in a journal
 again resumes: created records are skipped, failed ones are sent again, and
 uncertain ones (the answer was lost) are resent only when they carry a
 businessReference or with --resend-uncertain; otherwise they are listed for you
-to check. A kill -9 at any instant loses nothing.
+to check, then settled by your word: --mark-created ROW or --mark-not-created
+ROW (refunds: --mark-refunded INVOICE, --mark-not-refunded INVOICE), kept in the
+journal and the ledger. A kill -9 at any instant loses nothing.
 
 Where it is
   FILE.ENV.journal.ndjson beside the input, one per environment
@@ -158,8 +163,9 @@ profile, or TZ=Africa/Cairo in the job.
 Dates run from 2000-01-01 to 2100-12-31; a day that does not exist is named
 (February 2026 has no 30th day). An invoice whose expiry has passed, or is not
 after its release and sending dates, is refused (exit 2); a bulk run holds such
-records back unless --allow-expired is given. In a sheet, a date with
-slashes is read only as declared with --date-format DD/MM/YYYY, never guessed.
+records back unless --allow-expired is given. In a sheet (a CSV cell, or a
+workbook's text cell), a date with slashes is read only as declared with
+--date-format DD/MM/YYYY, never guessed.
 A bulk run resolves relative dates once and records them: a rerun sends the
 same dates.`;
 
@@ -205,11 +211,12 @@ worksheet or --sheet NAME, blank rows skipped.
   numbers       the decimal Excel shows (150.55); more decimals than the
                 currency are refused
   dates         calendar dates (1900 and 1904 systems); a date-time is that
-                wall clock in the profile's time zone
+                wall clock in the profile's time zone; a date typed as text
+                with slashes (05/12/2026) as --date-format DD/MM/YYYY says
   formulas      their saved value; none saved, or an error (#N/A, #VALUE!),
                 is refused
   mobile        a number has lost its leading 0: warned; format the column
-                as text (the template does)
+                as text (the template does), or --fix-mobiles sends 0 + it
   dashboard     Customer Name, Customer Mobile Number, Customer Email, Invoice
                 Amount, Businesses reference number, Note are read as their
                 fields; dates from --sending-date, --release-date, --expiry-date

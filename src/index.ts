@@ -39,7 +39,8 @@ export async function main(argv: string[], context?: CommandContext): Promise<nu
     const { verbose, color } = program.opts();
     printError(error, ctx, { verbose: Boolean(verbose), color: color !== false });
     const { errorAnnotation, inGithubActions } = await import('./output/github-actions.js');
-    if (inGithubActions(ctx.env)) ctx.stderr.write(`${errorAnnotation(error)}\n`);
+    const { wordsFor } = await import('./output/action-inputs.js');
+    if (inGithubActions(ctx.env)) ctx.stderr.write(`${errorAnnotation(error, wordsFor(ctx.env))}\n`);
     return error instanceof EinvoiceError ? error.exitCode : ExitCode.Internal;
   } finally {
     interrupts?.dispose();

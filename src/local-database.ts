@@ -31,6 +31,11 @@ export interface LocalDatabaseOptions {
   verifyUpToBytes?: number;
   /** How long a statement waits for another process's transaction before it fails (default 30 s). */
   busyTimeoutMs?: number;
+  /**
+   * A file of this kind written before its files were marked (application_id 0, a `user_version` of 1 or more): true
+   * when its schema is this kind's, so it is brought up to date rather than refused as another program's.
+   */
+  recognizeUnmarked?(database: LocalDatabase, version: number): boolean;
 }
 
 /** The default of `busyTimeoutMs`. */
@@ -252,8 +257,9 @@ export async function openLocalDatabase(file: string | undefined, options: Local
   const header = await readHeader(file, refuse);
   if (header) {
     const logged = await hasLog(file);
-    // A checkpoint of another process writes the first page, with the new page count, before the pages it adds:
-    // while a write-ahead log is beside the file its size proves nothing, and SQLite's own look below reads both.
+    // With a write-ahead log beside it, the file's newest pages may be there (a checkpoint of another process, or one
+    // a full disk cut short, writes the first page with the new page count before the pages it adds): SQLite's own
+    // read, below, says whether it is whole.
     if (!logged) refuseHeader(header, refuse);
     let reader: LocalDatabase;
     try {
@@ -283,22 +289,17 @@ export async function openLocalDatabase(file: string | undefined, options: Local
     // WAL: readers never wait for a writer. NORMAL: a commit survives the process being killed.
     await whileBusy(() => database.exec('PRAGMA journal_mode = WAL'), busyTimeoutMs);
     database.exec('PRAGMA synchronous = NORMAL');
-    // Another process may have made the file since it was looked at: the same checks, in the transaction that
-    // writes the schema.
-    database.write(() => migrate(database, refuseContent(database, options, refuse, false), options));
+    // A file of this version is only read: it opens at once while another process writes to it. Another process may
+    // have made or changed the file since it was looked at: the same checks, in the transaction that writes the schema.
+    const found = database.read(() => refuseContent(database, options, refuse, false));
+    if (found !== options.version) {
+      database.write(() => migrate(database, refuseContent(database, options, refuse, false), options));
+    }
   } catch (error) {
     database.close();
     throw fileProblem(error, refuse) ?? error;
   }
   return database;
-}
-
-/** Whether a write-ahead log is beside `file`: a process has it open, or one that had it was killed. */
-function hasLog(file: string): Promise<boolean> {
-  return stat(`${file}-wal`).then(
-    () => true,
-    () => false,
-  );
 }
 
 /**
@@ -312,10 +313,19 @@ function readOnlyLook(file: string, logged: boolean): URL {
   return address;
 }
 
+/** Whether a write-ahead log with something in it is beside `file`. */
+async function hasLog(file: string): Promise<boolean> {
+  return stat(`${file}-wal`).then(
+    (info) => info.size > 0,
+    () => false,
+  );
+}
+
 /** Brings `database` from version `from` to the options' version, and marks it as einvoice's. */
 function migrate(database: LocalDatabase, from: number, options: LocalDatabaseOptions): void {
   if (from === options.version) return;
-  if (from === 0) database.exec(`PRAGMA application_id = ${options.application}`);
+  // A new file, or one written before its kind's files were marked.
+  database.exec(`PRAGMA application_id = ${options.application}`);
   options.migrate(database, from);
   database.exec(`PRAGMA user_version = ${options.version}`);
 }
@@ -413,7 +423,8 @@ function refuseContent(
   const version = Number(database.get('PRAGMA user_version')?.user_version);
   // Reading the schema parses it: a corrupted first page is found here.
   const empty = database.get('SELECT 1 FROM sqlite_schema') === undefined;
-  if (application !== options.application && !(application === 0 && version === 0 && empty)) {
+  const unmarked = application === 0 && (empty ? version === 0 : options.recognizeUnmarked?.(database, version));
+  if (application !== options.application && !unmarked) {
     throw refuse('foreign', 'is not a database einvoice made: it is the SQLite database of another program.');
   }
   if (version > options.version) throw refuseNewer(version, options, refuse);

@@ -37,11 +37,18 @@ export interface ZoneNotice {
   tell(): Promise<void>;
 }
 
-/** Resolves the profile and prepares the terminal; prints the profile's notices on stderr. */
-export async function openSession(options: GlobalOptions, context: CommandContext): Promise<Session> {
+/**
+ * Resolves the profile and prepares the terminal; prints the profile's notices on stderr. A command that only reads
+ * or keeps the ledger (`use: 'ledger'`) needs no entry of the environment: its name finds its ledger.
+ */
+export async function openSession(
+  options: GlobalOptions,
+  context: CommandContext,
+  use: 'send' | 'ledger' = 'send',
+): Promise<Session> {
   const terminal = createTerminal(context, options);
   const profile = maskedInGithubActions(
-    await resolveProfile({ env: options.env, config: options.config, cwd: context.cwd, environment: context.env }),
+    await resolveProfile({ env: options.env, config: options.config, cwd: context.cwd, environment: context.env, use }),
     context,
   );
   if (profile.notice) terminal.info(terminal.err.dim(profile.notice));

@@ -325,6 +325,7 @@ describe('action.yml: kind refunds', () => {
       ...head,
       '--journal',
       refundJournal,
+      '--strict',
       '--expect-count',
       '200',
       '--expect-total',
@@ -340,10 +341,10 @@ describe('action.yml: kind refunds', () => {
     ]);
   });
 
-  it('passes only what was given, and no strict flag whatever strict says: refunds have no warnings to hold', () => {
-    expect(refund().argv).toEqual([...head, '--journal', refundJournal]);
-    expect(refund({ strict: 'false' }).argv).toEqual([...head, '--journal', refundJournal]);
-    expect(refund({ strict: '' }).argv).toEqual([...head, '--journal', refundJournal]);
+  it('passes only what was given, and strict as for invoices: a refund the ledger warns of is held back', () => {
+    expect(refund().argv).toEqual([...head, '--journal', refundJournal, '--strict']);
+    expect(refund({ strict: 'false' }).argv).toEqual([...head, '--journal', refundJournal, '--no-strict']);
+    expect(refund({ strict: '' }).argv).toEqual([...head, '--journal', refundJournal, '--strict']);
   });
 
   it('passes the reading and bulk inputs a run of refunds takes', () => {
@@ -366,6 +367,7 @@ describe('action.yml: kind refunds', () => {
       ...head,
       '--journal',
       refundJournal,
+      '--strict',
       '--dry-run',
       '--skip-invalid',
       '--shard',

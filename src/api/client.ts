@@ -5,6 +5,7 @@ import { isLoopback } from '../schemas/loopback.js';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import { checkedInvoiceNumber, parseCreatedInvoiceNumber } from './invoice-number.js';
 import { refundAnswerSchema, type Refund } from '../schemas/refund.js';
+import { sandboxStateHeader, sandboxStateOf } from '../schemas/sandbox-admin.js';
 import { statisticsSchema, type Statistics } from '../schemas/statistics.js';
 import { tokenProblem } from '../schemas/token.js';
 import { validate } from '../schemas/validate.js';
@@ -46,9 +47,19 @@ export interface RequestOptions {
 export interface InvoiceClient {
   readonly baseUrl: string;
   getStatistics(options?: RequestOptions): Promise<Statistics>;
-  refundInvoice(invoiceNumber: string, refund: Refund, options?: RequestOptions): Promise<void>;
+  /** Refunds a paid invoice; resolves once the service said it did (a sandbox names its state). */
+  refundInvoice(invoiceNumber: string, refund: Refund, options?: RequestOptions): Promise<AnswerFacts>;
   /** Creates an invoice and returns its number exactly as the service wrote it. */
-  createInvoice(kind: InvoiceKind, invoice: Invoice, options?: RequestOptions): Promise<{ invoiceNumber: string }>;
+  createInvoice(
+    kind: InvoiceKind,
+    invoice: Invoice,
+    options?: RequestOptions,
+  ): Promise<{ invoiceNumber: string } & AnswerFacts>;
+}
+
+/** What a create or refund answer says beyond the interface: a sandbox names its state (`sandboxStateHeader`). */
+export interface AnswerFacts {
+  sandboxState?: string;
 }
 
 /** The client the CLI works with: also creates an invoice the CLI checked and keeps as JSON text (a bulk run's). */
@@ -57,7 +68,7 @@ export interface ServiceClient extends InvoiceClient {
     kind: InvoiceKind,
     invoiceJson: string,
     options?: RequestOptions,
-  ): Promise<{ invoiceNumber: string }>;
+  ): Promise<{ invoiceNumber: string } & AnswerFacts>;
   /** Reads the token now (a tokenCommand runs), so that a token that cannot be sent stops a run before it starts. */
   readToken(): Promise<void>;
 }
@@ -115,7 +126,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         true,
       );
     }
-    return { invoiceNumber };
+    return { invoiceNumber, ...answerFacts(response) };
   });
 
   return {
@@ -149,6 +160,7 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
         );
       }
       parseBody(response, refundAnswerSchema, 'the answer to the refund', true);
+      return answerFacts(response);
     }),
 
     createInvoice: (kind, invoice, request) => createInvoiceJson(kind, JSON.stringify(invoice), request),
@@ -160,6 +172,12 @@ export function createServiceClient(options: ClientOptions): ServiceClient {
 }
 
 const defaultTimeoutMs = 30_000;
+
+/** The sandbox's state an answer names, if it names one. */
+function answerFacts(response: Pick<Response, 'headers'>): AnswerFacts {
+  const sandboxState = sandboxStateOf(response.headers[sandboxStateHeader]);
+  return sandboxState === undefined ? {} : { sandboxState };
+}
 
 /** The token as it goes into the header; one that cannot be sent there is refused before any request. */
 function sendableToken(token: string): string {

@@ -2,6 +2,8 @@
 // command shows of its end. Commands import src/bulk/ through this module only (.dependency-cruiser.cjs).
 
 export { planBulk, type BulkRequest, type PlannedRun, type SendHooks } from './run.js';
+export type { MerchantWord, RecordMark, Settled } from './merchant-word.js';
+export { lookInLikelyEncoding, WrongEncodingError, type SecondLook } from './second-look.js';
 export type { BulkKind, KindOptions, KindWords, LedgerLookup, RecordKindName } from './kind.js';
 export { invoiceKind } from './record-check.js';
 export { refundKind } from './refund-check.js';
@@ -11,5 +13,5 @@ export type { SendEntry, SendOutcome, SettledRecord } from './send.js';
 export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
-export { csvField, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { writeJsonReport, writeReport, type Numbered } from './report.js';
 export type { JournalEntry } from './journal.js';

@@ -15,6 +15,8 @@ export interface JournaledRecord {
   key: string;
   state: JournaledState;
   record?: number;
+  /** Its line (NDJSON) or row (a sheet) in the file, as a run lists it. */
+  line?: number;
   businessReference?: string;
   /**
    * The body it was sent with, read only for a record whose outcome is unknown (a rerun sends that very body again);
@@ -25,6 +27,8 @@ export interface JournaledRecord {
   plannedLine?: number;
   invoiceNumber?: string;
   error?: string;
+  /** Its state is the merchant's word (`--mark-...`), not the service's answer. */
+  marked?: boolean;
 }
 
 /** What the earlier runs of a journal left. */
@@ -42,12 +46,15 @@ export interface JournalState {
   unconfirmedRun?: Extract<JournalEntry, { type: 'run' }>;
 }
 
-/** Reads the journal at `path`; undefined when there is none. */
-export async function readJournal(path: string): Promise<JournalState | undefined> {
+/**
+ * Reads the journal at `path`; undefined when there is none. The bodies of the records whose outcome is unknown are
+ * read, and with `failedBodies` those of the records that failed too (the merchant's word may name them).
+ */
+export async function readJournal(path: string, { failedBodies = false } = {}): Promise<JournalState | undefined> {
   const state: JournalState = { records: new Map(), damagedLines: 0 };
   try {
     for await (const batch of journalLines(path)) for (const line of batch) apply(state, line.text, line.line);
-    await readBodiesSentBefore(path, state);
+    await readBodiesSentBefore(path, state, failedBodies);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if (error instanceof UsageError) throw error;
@@ -93,11 +100,12 @@ export async function* plannedEntries(path: string, start: number): AsyncGenerat
   }
 }
 
-/** Reads the body of each record that was sent with its outcome unknown, from its `planned` line. */
-async function readBodiesSentBefore(path: string, state: JournalState): Promise<void> {
+/** Reads the body of each record that was sent with its outcome unknown (or failed), from its `planned` line. */
+async function readBodiesSentBefore(path: string, state: JournalState, failed: boolean): Promise<void> {
   const byLine = new Map<number, JournaledRecord>();
   for (const record of state.records.values()) {
-    if ((record.state === 'sent' || record.state === 'uncertain') && record.plannedLine !== undefined) {
+    const wanted = record.state === 'sent' || record.state === 'uncertain' || (failed && record.state === 'failed');
+    if (wanted && record.plannedLine !== undefined) {
       byLine.set(record.plannedLine, record);
     }
   }
@@ -141,6 +149,7 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
       key: entry.key,
       state: 'planned',
       record: undefined,
+      line: undefined,
       businessReference: undefined,
       plannedLine: undefined,
       invoiceNumber: undefined,
@@ -150,6 +159,7 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
   switch (entry.type) {
     case 'planned':
       record.record = entry.record;
+      record.line = entry.line;
       record.businessReference = entry.businessReference;
       record.plannedLine = lineNumber;
       break;
@@ -157,14 +167,17 @@ function apply(state: JournalState, line: string, lineNumber: number): void {
       if (state.unconfirmedRun) confirmRun(state, state.unconfirmedRun);
       record.state = 'sent';
       if (record.error !== undefined) record.error = undefined;
+      if (record.marked) record.marked = false;
       break;
     case 'created':
       record.state = 'created';
       record.invoiceNumber = entry.invoiceNumber;
+      if (entry.marked || record.marked) record.marked = entry.marked === true;
       break;
     case 'failed':
       record.state = 'failed';
       record.error = entry.error;
+      if (entry.marked || record.marked) record.marked = entry.marked === true;
       break;
     case 'uncertain':
       record.state = 'uncertain';

@@ -32,10 +32,21 @@ export type JournalEntry =
   | { type: 'planned'; key: string; record: number; line?: number; businessReference?: string; body: unknown }
   /** The request is about to go out (or went out): from here its outcome is unknown until the next entry. */
   | { type: 'sent'; key: string; at: string }
-  /** The service created it; `alreadyExisted` when it answered that the invoice existed (a duplicate). */
-  | { type: 'created'; key: string; invoiceNumber?: string; alreadyExisted?: boolean }
-  /** It was not created; a rerun sends it again. */
-  | { type: 'failed'; key: string; error: string; status?: number; code?: string }
+  /**
+   * The service created it; `alreadyExisted` when it answered that the invoice existed (a duplicate); `sandboxState`
+   * the sandbox state that answered. `marked` (with the instant `at`) when it is the merchant's word, not an answer.
+   */
+  | {
+      type: 'created';
+      key: string;
+      invoiceNumber?: string;
+      alreadyExisted?: boolean;
+      sandboxState?: string;
+      marked?: true;
+      at?: string;
+    }
+  /** It was not created (or, `marked`, the merchant said it was not); a rerun sends it again. */
+  | { type: 'failed'; key: string; error: string; status?: number; code?: string; marked?: true; at?: string }
   /** It was sent and may or may not have been created. */
   | { type: 'uncertain'; key: string; error: string };
 

@@ -3,6 +3,7 @@ import type { InvoiceKind } from '../schemas/invoice.js';
 import type { RefundRecord } from '../schemas/refund.js';
 import type { FieldIssue } from '../errors.js';
 import type { ColumnSet } from '../sheet/index.js';
+import type { RefundStanding } from '../schemas/refund-standing.js';
 
 // What the engine of a run over a file needs to know of a kind of record (an invoice to create, a refund): how to
 // check one, what it may hold only once, the request it makes, and whether one the service may have taken can ever
@@ -36,6 +37,11 @@ export interface KindWords {
   readonly retry: string;
   /** The command that sends a file of them: a JUnit report's name, the owner of a journal. */
   readonly command: string;
+  /**
+   * What the merchant's word names a record by (`--mark-refunded INVOICE`, `--mark-created ROW`): the invoice it is
+   * of, or its row (its line, in a file of lines).
+   */
+  readonly markedBy: 'invoice' | 'row';
 }
 
 /** The service's operations a run sends with. */
@@ -45,8 +51,11 @@ export type KindClient = Pick<ServiceClient, 'createInvoiceJson' | 'refundInvoic
 export interface SendingKind {
   /** The journal's name of the kind (`single`, `recurring`, `refund`): a journal serves one kind only. */
   readonly name: RecordKindName;
-  /** Sends one record's body, as journaled; resolves to the invoice number the record is known by. */
-  send(client: KindClient, bodyJson: string): Promise<string>;
+  /**
+   * Sends one record's body, as journaled; resolves to the invoice number the record is known by, and the sandbox's
+   * state when the answer names one.
+   */
+  send(client: KindClient, bodyJson: string): Promise<{ invoiceNumber: string; sandboxState?: string }>;
   /**
    * Whether a record with a businessReference may be sent again after a request the service may have taken (the
    * service refuses a second invoice with it, rule 2.3). A refund has no such key: it never is.
@@ -58,7 +67,7 @@ export interface SendingKind {
 export function invoiceSending(kind: InvoiceKind): SendingKind {
   return {
     name: kind,
-    send: async (client, bodyJson) => (await client.createInvoiceJson(kind, bodyJson)).invoiceNumber,
+    send: (client, bodyJson) => client.createInvoiceJson(kind, bodyJson),
     resendableByReference: true,
   };
 }
@@ -68,8 +77,7 @@ export const refundSending: SendingKind = {
   name: 'refund',
   send: async (client, bodyJson) => {
     const { invoiceNumber, ...refund } = JSON.parse(bodyJson) as RefundRecord;
-    await client.refundInvoice(invoiceNumber, refund);
-    return invoiceNumber;
+    return { invoiceNumber, ...(await client.refundInvoice(invoiceNumber, refund)) };
   },
   resendableByReference: false,
 };
@@ -118,8 +126,15 @@ export interface CheckingKind {
   sameAs(body: SentBody): { key: string; repeat: 'duplicate' | 'invalid'; why: string; field?: string } | undefined;
   /** The invoice number a record is about before it is sent (a refund's), for the report. */
   numberOf?(body: SentBody): string;
+  /**
+   * How the merchant's word names a record an earlier run sent (`--mark-refunded INVOICE`, `--mark-created ROW`):
+   * the invoice a refund is of, the row (or line) an invoice was read from.
+   */
+  markName(record: { body?: SentBody; record?: number; line?: number; invoiceNumber?: string }): string | undefined;
   /** The amount a record moves, for the run's total (a refund's). */
   amountOf?(body: SentBody): number;
+  /** The name a record reaches its customer by (an invoice's customer.name), of which a dry run shows a few. */
+  nameOf?(body: SentBody): string | undefined;
   /** A body sent before with an unknown outcome may be sent again: the service refuses a second copy of it. */
   resendable(body: SentBody): boolean;
 }
@@ -134,6 +149,8 @@ export interface LedgerLookup {
    * record as its file gives it), if the ledger holds one.
    */
   sameContent?(contentKey: string): SentInvoice | undefined;
+  /** What the ledger holds of the invoice a refund is of (in the numbering the service answers in now). */
+  refundStanding?(invoiceNumber: string): RefundStanding;
 }
 
 /** An invoice the ledger holds: the number the service gave it, when it was sent, and the journal that sent it. */

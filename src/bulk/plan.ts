@@ -7,6 +7,7 @@ import { RecordResults, type RecordResult } from './results.js';
 import type { JournalWriter } from './journal.js';
 import type { CheckingKind } from './kind.js';
 import { toMinorUnits } from '../schemas/money.js';
+import { NamesSample } from './names-sample.js';
 
 // Plans a batch before anything is sent: every record of the shard is checked by its kind (record-check.ts for an
 // invoice, refund-check.ts for a refund), given its content key, checked against the earlier records of the file
@@ -79,6 +80,8 @@ export interface Plan {
    * cannot know they were created, and would create them again.
    */
   withoutReference: number;
+  /** A few of the names the records to send reach their customers by, as they will be sent (`nameOf`). */
+  names: string[];
   resume?: ResumeCounts;
 }
 
@@ -115,6 +118,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     if (kind.amountOf && body) inFile.totalMinor += toMinorUnits(kind.amountOf(body));
   };
   const sendOrder: number[] = [];
+  const names = new NamesSample();
   const previouslySentIndexes = new Set<number>();
   const place = options.place ?? recordAndLine;
 
@@ -124,7 +128,10 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       const path = place(source, issue.path === wholeRecord ? undefined : issue.path);
       const where = place(source);
       // What follows the record's name: `customer.mobile`, or a sheet's `column Mobile (C)`.
-      const field = path.slice(where.length).replace(/^[:,]\s*/, '') || undefined;
+      const field =
+        issue.path === wholeRecord
+          ? undefined
+          : (place.field?.(issue.path) ?? (path.slice(where.length).replace(/^[:,]\s*/, '') || undefined));
       return { ...issue, path, where, field };
     };
     const invalid = (found: FieldIssue[]) => {
@@ -200,7 +207,9 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       // Named as the file names it: "row 12" of a spreadsheet, "record 3 (line 4)" of a JSON file.
       const named = place({ position: first.record - 1, line: first.line ?? first.record });
       if (once.repeat === 'invalid') {
-        invalid([{ path: once.field ?? wholeRecord, message: `${once.why} ${named}`, cause: once.why }]);
+        invalid([
+          { path: once.field ?? wholeRecord, message: `${once.why} ${named}`, cause: once.why, figure: `as ${named}` },
+        ]);
         return;
       }
       result.status = 'duplicate';
@@ -224,6 +233,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
       unmatched.push({ index, ownReference, amountMinor: kind.amountOf && toMinorUnits(kind.amountOf(body)) });
     } else if (journal) resume.new += 1;
     toSend += 1;
+    names.add(kind.nameOf?.(body));
     if (kind.amountOf) totalMinor += toMinorUnits(kind.amountOf(body));
     if (checked.referenceless) withoutReference += 1;
     if (checked.expired) alreadyExpired += 1;
@@ -266,6 +276,7 @@ export async function planBatch(options: PlanOptions): Promise<Plan> {
     heldForDates,
     heldForWarnings,
     withoutReference,
+    names: names.names(),
     resume: journal ? resume : undefined,
   };
 }

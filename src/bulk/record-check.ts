@@ -16,10 +16,10 @@ import { parseValidInvoice } from '../schemas/invoice-fast-path.js';
 import { contentHash, generatedReference } from './content-key.js';
 import { withLedgerCopy } from './ledger-copy.js';
 import { withoutUnknownFields } from '../schemas/unknown-fields.js';
-import { invoiceColumns } from '../sheet/index.js';
 import { dateProblems, wireDates } from '../schemas/invoice-dates.js';
-import { contactWarnings } from '../schemas/contact-warnings.js';
+import { contactWarnings, withFixedMobile } from '../schemas/contact-warnings.js';
 import { invoiceIdentityKey } from '../schemas/same-invoice.js';
+import { invoiceColumnsOf } from '../sheet/index.js';
 import {
   invoiceSending,
   type BulkKind,
@@ -50,6 +50,8 @@ export interface RecordContext {
    */
   amountChoice?: AmountChoice;
   referencePrefix?: string;
+  /** Send each mobile number as its warning suggests (a leading 0 dropped, the + of +20 lost), telling the change. */
+  fixMobiles?: boolean;
   /**
    * With --drop-unknown-fields: each record is sent without the fields the spec does not list, counted here by
    * field (`items[n].sku`) as they are dropped.
@@ -81,8 +83,9 @@ export function parseRecord(text: string): { record: Record<string, unknown> } |
 
 /**
  * The record merged with the defaults and flags: dates resolved, the amount computed from the items when absent,
- * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash). An
- * amount that differs from its items is an issue, or with the merchant's choice a warning of what was decided.
+ * a businessReference given when --reference-prefix asks (`canonical` is the record's content, for its hash), and a
+ * mobile number as its warning suggests when --fix-mobiles asks. An amount that differs from its items is an issue,
+ * or with the merchant's choice a warning of what was decided, as is a mobile number changed.
  */
 export function mergeRecord(
   record: Record<string, unknown>,
@@ -111,7 +114,9 @@ export function mergeRecord(
   if (context.referencePrefix && raw.businessReference === undefined) {
     raw.businessReference = generatedReference(context.referencePrefix, canonical(), recordNumber);
   }
-  return { raw, issues: amount.issue ? [amount.issue] : [], decided: amount.decided ? [amount.decided] : [] };
+  const mobile = context.fixMobiles ? withFixedMobile(raw) : { invoice: raw };
+  const decided = [amount.decided, mobile.fixed].filter((warning) => warning !== undefined);
+  return { raw: mobile.invoice, issues: amount.issue ? [amount.issue] : [], decided };
 }
 
 /** Validates a merged record with the shared schema; issues of fields set by flags name the flag. */
@@ -161,6 +166,7 @@ export function invoiceWords(kind: InvoiceKind): KindWords {
     made: 'created',
     retry: 'run the same command again to retry them',
     command: `einvoice create ${kind}`,
+    markedBy: 'row',
   };
 }
 
@@ -194,6 +200,7 @@ function invoiceRules(checks: InvoiceChecks): CheckingKind {
     words: invoiceWords(checks.kind),
     ownReference: (record) => stringField(record.businessReference ?? checks.flags.businessReference),
     resendable: (body) => body.businessReference !== undefined,
+    nameOf: (body) => stringField((body.customer as { name?: unknown } | undefined)?.name),
     // Rule 2.3.2: the same businessReference, amount and sendingDate are the same invoice; only the first is sent.
     sameAs: (body) =>
       body.businessReference === undefined
@@ -203,6 +210,8 @@ function invoiceRules(checks: InvoiceChecks): CheckingKind {
             repeat: 'duplicate',
             why: 'same businessReference, amount and sendingDate as',
           },
+    // The row of a sheet, the line of NDJSON, as the run lists the record.
+    markName: ({ record, line }) => (record === undefined ? undefined : String(line ?? record)),
     check(record, recordNumber, content, sentBefore) {
       // A record that may have been created is sent again with the very body it was sent with.
       const merged = sentBefore
@@ -216,10 +225,15 @@ function invoiceRules(checks: InvoiceChecks): CheckingKind {
       const datesIssues = problems.map(({ path, message, expired }) => ({
         path,
         message,
-        ...(expired ? { cause: 'has already passed: the customer could not pay it' } : {}),
+        ...(expired ? { cause: 'has already passed: the customer could not pay it', figure: dates?.expiryDate } : {}),
       }));
       const toLookAt: FieldIssue[] = contactWarnings(body ?? merged.raw);
-      const sentAnyway = (issue: FieldIssue) => ({ ...issue, message: `${issue.message}; sent (--allow-expired)` });
+      // Told as sent whether its line names one record or many (the cause).
+      const sentAnyway = (issue: FieldIssue) => ({
+        ...issue,
+        message: `${issue.message}; sent (--allow-expired)`,
+        ...(issue.cause === undefined ? {} : { cause: `${issue.cause}; sent (--allow-expired)` }),
+      });
       const warnings = [...merged.decided, ...(checks.allowExpired ? datesIssues.map(sentAnyway) : []), ...toLookAt];
       const expired = problems.some((problem) => problem.expired);
       if (!body) {
@@ -251,7 +265,7 @@ export function invoiceKind(checks: Omit<InvoiceChecks, 'now' | 'datesAt'>, opti
   return {
     sending: invoiceSending(checks.kind),
     checking: (clock) => invoiceChecking({ ...checks, ...clock }, options),
-    columns: invoiceColumns,
+    columns: invoiceColumnsOf(checks.kind),
     words: invoiceWords(checks.kind),
   };
 }

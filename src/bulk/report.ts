@@ -7,6 +7,7 @@ import type { FieldIssue } from '../errors.js';
 import type { BatchSummary } from './summary.js';
 import { junitLines, type JunitSuite } from './report-junit.js';
 import { openPrivate } from '../private-file.js';
+import { csvCell } from '../csv-writer.js';
 import type { WorkbookValue } from '../workbook-writer.js';
 
 // The per-record report: `--report FILE` as CSV, a workbook, JUnit XML or NDJSON (by the file's extension), and the
@@ -71,13 +72,6 @@ function shownSummary(summary: BatchSummary): Record<string, unknown> {
   };
 }
 
-/** One CSV field, quoted when it holds a comma, a quote or a line break. */
-export function csvField(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** The cells of a record's row of a report; an invalid record's error lists its issues. */
 function reportCells(result: RecordResult, words: KindWords): Record<string, unknown> {
   const error =
@@ -90,7 +84,7 @@ function reportCells(result: RecordResult, words: KindWords): Record<string, unk
 export function csvRow(result: RecordResult, words: KindWords): string {
   const cells = reportCells(result, words);
   return columnsOf(words)
-    .map((column) => csvField(cells[column]))
+    .map((column) => csvCell(cells[column] as string | number | undefined))
     .join(',');
 }
 

@@ -2,15 +2,18 @@ import { dirname } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, FileWriteError, UsageError } from '../errors.js';
 import { makePrivateFolder } from '../private-file.js';
-import { undecodableMessage } from '../input/text-encoding.js';
+import { undecodableMessage } from '../input/encoding-messages.js';
 import { JournalWriter, journalVersion } from './journal.js';
-import type { BulkKind, CheckingKind, KindClient } from './kind.js';
+import { settle, type Settled } from './merchant-word.js';
+import { unwritable } from './unwritable.js';
+import type { BulkKind, KindClient } from './kind.js';
 import { lockJournal } from './journal-lock.js';
-import { plannedEntries, readJournal, type JournalState, type JournaledRecord } from './journal-state.js';
+import { plannedEntries, readJournal, type JournalState } from './journal-state.js';
 import { checkJournalFits, type JournalPlace, type JournalTarget } from './journal-target.js';
 import { planBatch, type Plan, type Shard } from './plan.js';
 import { sendRecords, type SendCounters, type SendEntry, type SendOptions, type SendOutcome } from './send.js';
 import { recordsOf, type ManyInvoices, type SheetOptions } from '../sheet/index.js';
+import { undecodableOf, WrongEncodingError } from './second-look.js';
 
 // A run over a file of many records, from the journal's lock to its last entry, in two steps with the command's
 // decision between them: plan every record into the journal (`planBulk()`), then send them (`send()`), or take the
@@ -30,8 +33,9 @@ export interface BulkRequest {
   /** Send again the records an earlier run sent without learning the outcome (never for a refund). */
   resendUncertain: boolean;
   /**
-   * The merchant's word on records an earlier run sent without learning the outcome, by the invoice number each is
-   * about: `done` ones are recorded as done, `notDone` ones as failed (a rerun sends them again).
+   * The merchant's word on records an earlier run sent, by the name the kind gives each (`markName`: a refund's
+   * invoice number, an invoice's row): `done` ones are recorded as done, `notDone` ones as failed (a rerun sends them
+   * again).
    */
   settle?: { done: readonly string[]; notDone: readonly string[] };
   sending: Pick<SendOptions, 'concurrency' | 'rate' | 'retries' | 'maxRetryAfterMs' | 'stopAfterFailures'>;
@@ -58,8 +62,8 @@ export interface PlannedRun {
   readonly plan: Plan;
   /** Lines of the journal of earlier runs that could not be read, and were ignored. */
   readonly damagedLines: number;
-  /** The merchant's word on uncertain records: those it settled as done and as not done, and the invoice numbers the
-   * journal holds no uncertain record of (nothing was changed for them). */
+  /** The merchant's word on records sent before: those it settled as done and as not done, and the names the journal
+   * holds no sent record of (nothing was changed for them). */
   readonly settled: Settled;
   /** The records whose request may be out, as sending goes on. */
   readonly sending: ReadonlySet<number>;
@@ -85,7 +89,10 @@ export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
   /** This run's entries of the journal: its plan, then what it sent. Taken back if it sends nothing. */
   let writer: JournalWriter | undefined;
   try {
-    const earlier = journal ? await readJournal(journal.path) : undefined;
+    // The merchant's word may name a record that failed: its body says which invoice it refunds.
+    const earlier = journal
+      ? await readJournal(journal.path, { failedBodies: request.settle !== undefined })
+      : undefined;
     await checkJournalFits(earlier, journal, { ...request.target, kind }, shard);
     // A rerun resolves relative dates as its first run did.
     const now = earlier?.resolveDatesAt ?? request.now;
@@ -93,7 +100,7 @@ export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
     // The merchant's word is journaled at once, kept whether or not this run sends (a dry run only shows it).
     const settled = request.settle
       ? await settle(earlier, request.settle, checking, dryRun || !journal ? undefined : journal)
-      : { done: 0, notDone: 0, unknown: [] };
+      : { done: 0, notDone: 0, unknown: [], marks: [] };
     if (!dryRun && journal) {
       writer = await JournalWriter.open(journal.path).catch(unwritable(journal.shown));
       writer.append({
@@ -119,7 +126,7 @@ export async function planBulk(request: BulkRequest): Promise<PlannedRun> {
       planned: writer,
       signal: request.signal,
     })
-      .catch(readInTheWrongEncoding(input))
+      .catch(readInTheWrongEncoding(request))
       .catch(unwritable(`${journal?.shown}`));
     return new Planned(request, plan, { writer, journal, earlier, release }, settled);
   } catch (error) {
@@ -184,87 +191,6 @@ class Planned implements PlannedRun {
   }
 }
 
-/** What the merchant's word settled: how many records as done, how many as not done, and the numbers it did not. */
-export interface Settled {
-  done: number;
-  notDone: number;
-  unknown: readonly string[];
-}
-
-/**
- * Settles records whose outcome an earlier run never learned, as the merchant says: each named invoice must be one
- * of them, or nothing is written and the run stops.
- */
-async function settle(
-  earlier: JournalState | undefined,
-  word: NonNullable<BulkRequest['settle']>,
-  kind: CheckingKind,
-  journal: JournalPlace | undefined,
-): Promise<Settled> {
-  const said = new Map<string, 'done' | 'not-done'>([
-    ...word.done.map((number) => [number, 'done'] as const),
-    ...word.notDone.map((number) => [number, 'not-done'] as const),
-  ]);
-  const settled: Array<{ record: JournaledRecord; number: string; done: boolean }> = [];
-  for (const record of earlier?.records.values() ?? []) {
-    if (record.state !== 'sent' && record.state !== 'uncertain') continue;
-    const number = record.body && kind.numberOf?.(record.body);
-    const outcome = number === undefined ? undefined : said.get(number);
-    if (number !== undefined && outcome) settled.push({ record, number, done: outcome === 'done' });
-  }
-  // A word already in force (a mark left in a workflow after it settled its refund) changes nothing; a word that
-  // contradicts what the journal knows stops the run.
-  const known = new Set<string>();
-  for (const record of earlier?.records.values() ?? []) {
-    if (record.state === 'created' && record.invoiceNumber !== undefined) known.add(record.invoiceNumber);
-  }
-  const contradicted = word.notDone.filter((number) => known.has(number));
-  if (contradicted.length > 0) {
-    throw new UsageError(
-      `${contradicted.join(', ')}: the journal holds ${contradicted.length === 1 ? 'it' : 'them'} as done, not uncertain; nothing was sent.`,
-      { hint: 'A record the service answered (or that was marked done) cannot be marked not done.' },
-    );
-  }
-  const unknown = [...said.keys()].filter(
-    (number) => !known.has(number) && !settled.some((found) => found.number === number),
-  );
-  const writer = journal ? await JournalWriter.open(journal.path).catch(unwritable(journal.shown)) : undefined;
-  for (const { record, number, done } of settled) {
-    const error = 'not done, as the merchant said';
-    record.state = done ? 'created' : 'failed';
-    if (done) record.invoiceNumber = number;
-    else record.error = error;
-    writer?.append(
-      done ? { type: 'created', key: record.key, invoiceNumber: number } : { type: 'failed', key: record.key, error },
-    );
-  }
-  await writer?.close().catch(unwritable(journal?.shown ?? ''));
-  const done = settled.filter((found) => found.done).length;
-  return { done, notDone: settled.length - done, unknown };
-}
-
-/** Error codes of a disk that cannot take more: full, or over the user's quota. */
-const diskFullCodes = new Set(['ENOSPC', 'EDQUOT']);
-
-/**
- * Turns a full disk met before any request into what happened, naming the file; other errors pass unchanged. The
- * error is found along its causes (the journal's errors wrap the system's).
- */
-function unwritable(file: string): (error: unknown) => never {
-  return (error) => {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
-      const code = (cause as NodeJS.ErrnoException).code;
-      if (code !== undefined && diskFullCodes.has(code)) {
-        throw new FileWriteError(`Cannot write ${file}: the disk is full (${code}); nothing was sent.`, {
-          hint: 'Free some space on that disk (or give --journal a path on another), then run the same command again.',
-          cause: error,
-        });
-      }
-    }
-    throw error;
-  };
-}
-
 /** Why a folder could not be made, by its error code, in the merchant's words. */
 const folderProblems: Record<string, string> = {
   EEXIST: 'it is a file, not a folder',
@@ -298,15 +224,18 @@ async function makeJournalFolder(journal: JournalPlace): Promise<void> {
 }
 
 /**
- * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes were not text in the
- * encoding it was read in: the encoding is the cause to tell, not what it garbled.
+ * A file refused as it was read (a sheet's header, JSON that does not parse) whose bytes are not text in the
+ * encoding it was read in, found so far or in the rest of the file: the encoding is the cause to tell, and the
+ * problems met reading it (the header's) are kept beside it.
  */
-function readInTheWrongEncoding(input: ManyInvoices): (error: unknown) => never {
-  return (error) => {
-    const undecodable = error instanceof UsageError ? input.undecodable() : undefined;
-    if (!undecodable) throw error;
-    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-    throw new UsageError(`${problem}; nothing was sent.`, { hint });
+function readInTheWrongEncoding(request: BulkRequest): (error: unknown) => Promise<never> {
+  return async (error) => {
+    if (!(error instanceof UsageError)) throw error;
+    const { input } = request;
+    const found = input.undecodable() ?? (await undecodableOf(request));
+    if (!found) throw error;
+    const { problem, hint } = undecodableMessage(found, `--file ${input.name}`, input.format === 'csv');
+    throw new WrongEncodingError(`${problem}; nothing was sent.`, found, { issues: error.issues, hint });
   };
 }
 

@@ -54,6 +54,10 @@ export interface SettledRecord {
   error?: string;
   /** The HTTP status of a failure the service answered. */
   httpStatus?: number;
+  /** When this run sent it: its `sent` entry's instant. */
+  sentAt: string;
+  /** The sandbox state that answered, when the answer names one. */
+  sandboxState?: string;
 }
 
 /** Live counters of the sending, for the progress display. */
@@ -145,7 +149,13 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   };
   const record = (entry: JournalEntry) => journaled(() => journal.append(entry));
 
-  const settle = (entry: SendEntry, status: RecordStatus, detail: Partial<RecordResult>, failure?: unknown) => {
+  const settle = (
+    entry: SendEntry,
+    sent: Sending,
+    status: RecordStatus,
+    detail: Partial<RecordResult>,
+    failure?: unknown,
+  ) => {
     results.update(entry.index, { status, ...detail });
     options.sending?.delete(entry.index);
     counters.done += 1;
@@ -157,6 +167,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         key: entry.key,
         invoiceNumber: detail.invoiceNumber,
         ...(status === 'already-existed' ? { alreadyExisted: true } : {}),
+        ...(sent.sandboxState !== undefined ? { sandboxState: sent.sandboxState } : {}),
       });
     } else if (status === 'failed') {
       const error = detail.error ?? 'failed';
@@ -166,7 +177,14 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     }
     if (status === 'created' || status === 'already-existed' || status === 'failed' || status === 'uncertain') {
       const { invoiceNumber, error } = detail;
-      options.settled?.(entry, { status, invoiceNumber, error, httpStatus: serviceDetail(failure).status });
+      options.settled?.(entry, {
+        status,
+        invoiceNumber,
+        error,
+        httpStatus: serviceDetail(failure).status,
+        sentAt: sent.at ?? new Date().toISOString(),
+        ...(sent.sandboxState !== undefined ? { sandboxState: sent.sandboxState } : {}),
+      });
     }
   };
 
@@ -177,12 +195,15 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
    */
   const attempt = async (
     entry: SendEntry,
-    first: boolean,
+    sent: Sending,
     hasReference: boolean,
   ): Promise<{ invoiceNumber: string } | { error: unknown } | undefined> => {
+    const first = sent.at === undefined;
     try {
       if (first) {
-        if (!record({ type: 'sent', key: entry.key, at: new Date().toISOString() })) return undefined;
+        const at = new Date().toISOString();
+        if (!record({ type: 'sent', key: entry.key, at })) return undefined;
+        sent.at = at;
         options.sending?.add(entry.index);
         // A record without a businessReference could be created twice by a resend, so its `sent` mark must be on
         // disk before the request leaves. One with a reference is refused as a duplicate if resent: no need to wait.
@@ -192,9 +213,10 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         }
       }
       try {
-        const invoiceNumber = await kind.send(client, entry.bodyJson);
+        const answer = await kind.send(client, entry.bodyJson);
         failedInARow = 0;
-        return { invoiceNumber };
+        sent.sandboxState = answer.sandboxState;
+        return { invoiceNumber: answer.invoiceNumber };
       } catch (error) {
         counted(error);
         return { error };
@@ -208,8 +230,9 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
   const sendOne = async (entry: SendEntry): Promise<void> => {
     const hasReference = kind.resendableByReference && entry.businessReference !== undefined;
     let mayHaveCreated = entry.previouslySent;
+    const sent: Sending = {};
     const giveUp = (error: string, failure?: unknown) =>
-      mayHaveCreated ? settle(entry, 'uncertain', { error }) : settle(entry, 'failed', { error }, failure);
+      mayHaveCreated ? settle(entry, sent, 'uncertain', { error }) : settle(entry, sent, 'failed', { error }, failure);
 
     for (let attempts = 1; ; attempts++) {
       try {
@@ -222,9 +245,9 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
         if (attempts === 1) return;
         return giveUp('stopped before its retry');
       }
-      const answer = await attempt(entry, attempts === 1, hasReference);
+      const answer = await attempt(entry, sent, hasReference);
       if (answer === undefined) return;
-      if ('invoiceNumber' in answer) return settle(entry, 'created', { invoiceNumber: answer.invoiceNumber });
+      if ('invoiceNumber' in answer) return settle(entry, sent, 'created', { invoiceNumber: answer.invoiceNumber });
       const { error } = answer;
       // Whether an earlier attempt (of this run or an earlier one) may have created it, whatever this one says.
       const earlierAttemptMayHaveCreated = mayHaveCreated;
@@ -240,7 +263,7 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
       if (pause !== undefined) pacer.pause(pause);
       switch (decision.action) {
         case 'exists':
-          return settle(entry, 'already-existed', {
+          return settle(entry, sent, 'already-existed', {
             invoiceNumber: decision.invoiceNumber,
             ...(earlierAttemptMayHaveCreated ? { afterLostAnswer: true } : {}),
           });
@@ -277,6 +300,12 @@ export async function sendRecords(options: SendOptions): Promise<SendOutcome> {
     await iterator.return?.();
   }
   return outcome;
+}
+
+/** A record's sending in this run: when its `sent` entry was written, and the sandbox state that answered. */
+interface Sending {
+  at?: string;
+  sandboxState?: string;
 }
 
 /** The HTTP status and service code of a failure, for the journal. */

@@ -61,6 +61,11 @@ export interface ProfileRequest {
   config?: string;
   cwd: string;
   environment: NodeJS.ProcessEnv;
+  /**
+   * What the profile is for: sending (the default) needs the environment's entry, or EINVOICE_BASE_URL; the ledger
+   * of what was sent there is found by the environment's name alone, and needs neither.
+   */
+  use?: 'send' | 'ledger';
 }
 
 /** Selects the environment (--env, else EINVOICE_ENV, else defaultEnv, else sandbox) and resolves its settings. */
@@ -82,7 +87,7 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
   const overrideUrl = nonEmpty(environment.EINVOICE_BASE_URL);
 
   // EINVOICE_BASE_URL (with EINVOICE_TOKEN) is a whole environment on its own: CI needs no profile file.
-  if (!settings && name !== sandboxEnvironment && !overrideUrl) {
+  if (!settings && name !== sandboxEnvironment && !overrideUrl && request.use !== 'ledger') {
     const nearest = nearestName(name, knownEnvironments(config));
     throw new UsageError(`Unknown environment "${name}".${nearest ? ` Did you mean ${nearest}?` : ''}`, {
       hint: filepath
@@ -98,9 +103,11 @@ export async function resolveProfile(request: ProfileRequest): Promise<Profile> 
   const notice =
     selectedBy !== 'default'
       ? undefined
-      : overrideUrl
-        ? `Using ${overrideUrl} from EINVOICE_BASE_URL as the ${name} environment (${why}); choose another with --env.`
-        : `Using the built-in sandbox environment (${why}); choose another with --env.`;
+      : request.use === 'ledger'
+        ? `The ledger of the ${name} environment (${why}); choose another with --env.`
+        : overrideUrl
+          ? `Using ${overrideUrl} from EINVOICE_BASE_URL as the ${name} environment (${why}); choose another with --env.`
+          : `Using the built-in sandbox environment (${why}); choose another with --env.`;
 
   const profile: Omit<Profile, 'readToken'> = {
     name,

@@ -15,6 +15,8 @@ export const dateFields: readonly DateField[] = ['sendingDate', 'expiryDate', 'r
 const isDateField = (path: string): path is DateField => (dateFields as readonly string[]).includes(path);
 
 const relativePattern = /^\+(\d{1,4})([dwm])$/;
+/** A day counted back as well as forward (`-7d`), for the days a merchant looks back on (`invoices list --since`). */
+const signedPattern = /^([+-])(\d{1,4})([dwm])$/;
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 const wireInstantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -56,16 +58,21 @@ function isRelative(value: string): boolean {
   return value === 'today' || value === 'now' || value === 'tomorrow' || relativePattern.test(value);
 }
 
-/** `today`, `tomorrow`, `+7d`, `+2w`, `+1m` as a calendar date counted from `from`; undefined for anything else. */
-export function relativeDay(text: string, from: string): string | undefined {
+/**
+ * `today`, `tomorrow`, `+7d`, `+2w`, `+1m` as a calendar date counted from `from`; with `past`, `yesterday` and
+ * `-7d`, `-2w`, `-1m` too. Undefined for anything else.
+ */
+export function relativeDay(text: string, from: string, { past = false } = {}): string | undefined {
   const value = text.trim().toLowerCase();
   if (value === 'today' || value === 'now') return from;
   if (value === 'tomorrow') return addDays(from, 1);
-  const match = relativePattern.exec(value);
+  if (past && value === 'yesterday') return addDays(from, -1);
+  const match = (past ? signedPattern : relativePattern).exec(value);
   if (!match) return undefined;
-  const amount = Number(match[1]);
-  if (match[2] === 'm') return toCalendarDate(addMonths(new Date(`${from}T00:00:00.000Z`), amount));
-  return addDays(from, amount * (match[2] === 'w' ? 7 : 1));
+  const [, sign, digits, unit] = past ? match : ['', '+', match[1], match[2]];
+  const amount = Number(digits) * (sign === '-' ? -1 : 1);
+  if (unit === 'm') return toCalendarDate(addMonths(new Date(`${from}T00:00:00.000Z`), amount));
+  return addDays(from, amount * (unit === 'w' ? 7 : 1));
 }
 
 /**

@@ -140,6 +140,7 @@ export function settledAmount(
     issue: {
       path: 'amount',
       message: `is ${given}, the items add up to ${computed}: --keep-amount sends ${given}, --amount-from-items sends ${computed}`,
+      figure: `${given} ≠ ${computed}`,
       cause:
         "differs from the items' total: --keep-amount sends the amount as given, --amount-from-items the items' total",
     },

@@ -4,7 +4,8 @@ import { buffer } from 'node:stream/consumers';
 import type { CommandContext } from '../context.js';
 import { UsageError, type FieldIssue } from '../errors.js';
 import { parseJsonExactly } from '../schemas/exact-json.js';
-import { decodeWhole, undecodableMessage, type EncodingName, type UndecodableBytes } from './text-encoding.js';
+import { decodeWhole, type EncodingName, type UndecodableBytes } from './text-encoding.js';
+import { undecodableMessage } from './encoding-messages.js';
 
 /**
  * Reads a JSON document from a file, or from stdin when the path is `-`, in `encoding` (else as its bytes say);

@@ -1,7 +1,10 @@
 // How the bytes of an input become text: in the encoding the merchant names (--encoding), else the one its byte
 // order mark says, else UTF-16 when its bytes read as such, else UTF-8. Bytes that are not text in that encoding
 // become U+FFFD, which the schemas refuse in every field (never sent to a customer); the first such bytes are kept
-// so the refusal can say how the file was most likely saved. Zod-free and commander-free: `--help` loads the names.
+// so the refusal can say how the file was most likely saved. Arabic read as ISO-8859-6 must show it is not Windows-1256
+// (arabic-code-pages.ts). Zod-free and commander-free: `--help` loads the names.
+
+import { ArabicWordReader } from './arabic-code-pages.js';
 
 /** The encodings `--encoding` reads, as Node's TextDecoder names them. */
 export const encodingNames = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1256', 'iso-8859-6'] as const;
@@ -52,6 +55,12 @@ export interface UndecodableBytes {
    * single-byte encoding was named for text that is UTF-8 (read in the named one, it would become other letters).
    */
   likely?: 'windows-1256' | 'single-byte' | 'utf-8';
+  /**
+   * Bytes that are text in the encoding read, yet Arabic Windows-1256 read as ISO-8859-6 (other letters): the first
+   * word that shows it, as each reads it. `proven` is false when the word is Arabic in both, and no word of the input
+   * is Arabic in ISO-8859-6 alone: nothing shows the encoding named right.
+   */
+  misread?: { read: string; likely: string; proven: boolean };
 }
 
 const replacement = '\uFFFD';
@@ -73,6 +82,8 @@ export class InputDecoder {
   #lookedForUtf8 = false;
   /** The start of a character beyond ASCII that the end of a piece cut, where it stands in the input. */
   #cutCharacter?: { bytes: Uint8Array; offset: number; line: number };
+  /** Each word read in both Arabic code pages, when ISO-8859-6 was named: it must show itself right. */
+  #arabicWords?: ArabicWordReader;
 
   constructor(declared?: EncodingName) {
     this.#declared = declared;
@@ -107,7 +118,10 @@ export class InputDecoder {
   /** The text still held back, at the end of the input. */
   end(): string {
     const head = this.#decoder ? '' : this.#start(this.#head);
-    return head + this.#text(new Uint8Array(0), false);
+    const text = head + this.#text(new Uint8Array(0), false);
+    this.#arabicWords?.end();
+    this.#lookForWindows1256(true);
+    return text;
   }
 
   #start(head: Buffer): string {
@@ -116,6 +130,7 @@ export class InputDecoder {
       this.#undecodable = { encoding, offset: 0, line: 1, likely: 'utf-8' };
     }
     this.#encoding = encoding;
+    if (encoding === 'iso-8859-6') this.#arabicWords = new ArabicWordReader();
     this.#decoder = new TextDecoder(encoding, { ignoreBOM: true });
     this.#offset = bom;
     this.#head = Buffer.alloc(0);
@@ -126,6 +141,8 @@ export class InputDecoder {
     const text = (this.#decoder as InstanceType<typeof TextDecoder>).decode(bytes, { stream });
     if (!this.#undecodable && !this.#lookedForUtf8 && singleByte.has(this.#encoding)) this.#lookForUtf8(bytes, text);
     if (!this.#undecodable && text.includes(replacement)) this.#findUndecodable(bytes, text);
+    this.#arabicWords?.read(bytes);
+    this.#lookForWindows1256(false);
     this.#offset += bytes.length;
     if (!this.#undecodable) this.#lines += countLines(text);
     return text;
@@ -165,6 +182,29 @@ export class InputDecoder {
     this.#undecodable = { encoding: this.#encoding, ...at, likely: 'utf-8' };
   }
 
+  /**
+   * ISO-8859-6 named for Arabic that reads as Windows-1256: refused at its first word that is Arabic in Windows-1256
+   * alone; at the `end` of the input, also when no word is Arabic in ISO-8859-6 alone and some are Arabic in both.
+   */
+  #lookForWindows1256(end: boolean): void {
+    const evidence = this.#arabicWords?.evidence;
+    if (!evidence || this.#undecodable?.misread) return;
+    const word = evidence.only['windows-1256'] ?? (end && !evidence.only['iso-8859-6'] ? evidence.both : undefined);
+    // The first in the input is told: a word of this piece may come before its first byte that is no character.
+    if (!word || (this.#undecodable && this.#undecodable.offset < word.offset)) return;
+    this.#undecodable = {
+      encoding: this.#encoding,
+      offset: word.offset,
+      line: word.line,
+      likely: 'windows-1256',
+      misread: {
+        read: word.as['iso-8859-6'],
+        likely: word.as['windows-1256'],
+        proven: word === evidence.only['windows-1256'],
+      },
+    };
+  }
+
   /** Keeps where the first undecodable bytes of `bytes` are, unless every U+FFFD of `text` was written as such. */
   #findUndecodable(bytes: Uint8Array, text: string): void {
     const written = this.#encoding === 'utf-8' ? occurrences(bytes, [0xef, 0xbf, 0xbd]) : 0;
@@ -174,7 +214,8 @@ export class InputDecoder {
       encoding: this.#encoding,
       offset: this.#offset + bytesOf(text.slice(0, index), this.#encoding),
       line: this.#lines + countLines(text.slice(0, index)) + 1,
-      likely: this.#encoding === 'utf-8' ? likelyCodePage(bytes) : undefined,
+      // Windows-1256 read as ISO-8859-6 has bytes of letters (ف ق ك) that are none in ISO-8859-6.
+      likely: this.#encoding === 'utf-8' || this.#encoding === 'iso-8859-6' ? likelyCodePage(bytes) : undefined,
     };
   }
 }
@@ -227,57 +268,6 @@ export function likelyCodePage(bytes: Uint8Array): 'windows-1256' | 'single-byte
     else other += 1;
   }
   return arabic > 0 && arabic >= other * 3 ? 'windows-1256' : 'single-byte';
-}
-
-/** The encoding's name as a merchant reads it. */
-function shown(encoding: EncodingName): string {
-  return {
-    'utf-8': 'UTF-8',
-    'utf-16le': 'UTF-16',
-    'utf-16be': 'UTF-16',
-    'windows-1256': 'Windows-1256',
-    'iso-8859-6': 'ISO-8859-6',
-  }[encoding];
-}
-
-/**
- * What the refusal of an input with undecodable bytes says: where they are, the likely cause and the way out.
- * `sheet` words it for a spreadsheet.
- */
-export function undecodableMessage(
-  found: UndecodableBytes,
-  name: string,
-  sheet: boolean,
-): { problem: string; hint: string } {
-  const encoding = shown(found.encoding);
-  if (found.likely === 'utf-8') {
-    return {
-      problem: `${name} is UTF-8 text, not ${encoding}: read as ${encoding}, line ${found.line} would become other letters (from byte ${found.offset + 1})`,
-      hint: `Drop --encoding ${found.encoding}: UTF-8 is read without it.`,
-    };
-  }
-  const problem = `${name} is not ${encoding} text: line ${found.line} holds bytes that are not ${encoding} (from byte ${found.offset + 1})`;
-  if (found.likely === 'windows-1256') {
-    return {
-      problem,
-      hint: sheet
-        ? "This sheet looks like it was saved as 'CSV (Comma delimited)' on an Arabic Windows (Windows-1256): save " +
-          "it as 'CSV UTF-8', or pass --encoding windows-1256."
-        : 'It looks like it was saved in Windows-1256 (Arabic Windows): save it as UTF-8, or pass --encoding windows-1256.',
-    };
-  }
-  if (found.likely === 'single-byte') {
-    return {
-      problem,
-      hint:
-        `It looks like it was saved in a single-byte code page rather than UTF-8: save it as ${sheet ? "'CSV UTF-8'" : 'UTF-8'}, ` +
-        `or name its encoding with --encoding (${encodingNames.join(', ')}).`,
-    };
-  }
-  return {
-    problem,
-    hint: `Save it as UTF-8, or name the encoding it was saved in with --encoding (${encodingNames.join(', ')}).`,
-  };
 }
 
 /** Decodes a whole input read into memory (one invoice's file, or stdin). */

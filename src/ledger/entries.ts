@@ -17,17 +17,29 @@ export interface LedgerSource {
   run?: string;
 }
 
-/** The service's answer to a create: a number, no answer known, or a refusal. */
-export type InvoiceStatus = 'created' | 'uncertain' | 'refused';
+/** The service's answer to a create: a number, no answer known, or a refusal; `not-created` is the merchant's word. */
+export type InvoiceStatus = 'created' | 'uncertain' | 'refused' | 'not-created';
 
 /** The service's answer to a refund; `not-refunded` is the merchant's word on an uncertain one. */
 export type RefundStatus = 'refunded' | 'uncertain' | 'refused' | 'not-refunded';
 
-/** An invoice einvoice asked the service to create. */
-export interface InvoiceEntry {
-  type: 'invoice';
-  /** Unique to this request, and the same however often its journal is imported. */
+/** What every step of a request the ledger records says besides its answer. */
+interface StepFacts {
+  /** Unique to this request (a journal's record, or one command's), the same however often its journal is imported. */
   key: string;
+  /** When the request was sent (an ISO instant): the attempt whose answer this is. */
+  sentAt: string;
+  /** When this step was taken, if later than the attempt: the merchant's word on it. */
+  at?: string;
+  /** The status is the merchant's word, not the service's answer. */
+  marked?: boolean;
+  /** The sandbox state that answered (a sandbox numbers its invoices anew after a reset); none for the service. */
+  sandboxState?: string;
+}
+
+/** An invoice einvoice asked the service to create. */
+export interface InvoiceEntry extends StepFacts {
+  type: 'invoice';
   kind: 'single' | 'recurring';
   status: InvoiceStatus;
   invoiceNumber?: string;
@@ -36,8 +48,8 @@ export interface InvoiceEntry {
   /** The same body parsed, when the caller has it: the ledger then does not parse the text again. */
   body?: Record<string, unknown>;
   currency?: string;
-  /** When the request was sent (an ISO instant). */
-  sentAt: string;
+  /** The service answered that it already held it (a request sent again). */
+  alreadyExisted?: boolean;
   /** Why it is uncertain or refused. */
   error?: string;
   /** What the merchant (or a later run) decided about an uncertain one. */
@@ -50,9 +62,8 @@ export interface InvoiceEntry {
 }
 
 /** A refund einvoice asked the service to make. */
-export interface RefundEntry {
+export interface RefundEntry extends StepFacts {
   type: 'refund';
-  key: string;
   invoiceNumber: string;
   status: RefundStatus;
   /** The refund's body as sent (amount, reason, orderReferenceNumber), as JSON text. */
@@ -60,7 +71,6 @@ export interface RefundEntry {
   /** The same body parsed, when the caller has it: the ledger then does not parse the text again. */
   body?: Record<string, unknown>;
   currency?: string;
-  sentAt: string;
   error?: string;
   decided?: string;
   source: LedgerSource;

@@ -4,10 +4,11 @@ import type { LedgerInvoice, LedgerRefund } from './ledger.js';
 // One row per invoice for the merchant's accounting, with its latest refund's columns: a plain function of the
 // ledger's rows, so that every format (CSV, NDJSON, a workbook) writes the same columns and values.
 
-/** A cell's value: text, an amount (exact decimal text, two decimals), an instant (ISO), or empty. */
+/** A cell's value: text, an amount (exact decimal text, two decimals), a day (YYYY-MM-DD), an instant (ISO), or empty. */
 export type ExportValue =
   | { type: 'text'; value: string }
   | { type: 'amount'; value: string }
+  | { type: 'day'; value: string }
   | { type: 'instant'; value: string }
   | { type: 'empty' };
 
@@ -52,8 +53,8 @@ export function exportRow(invoice: LedgerInvoice, refund?: LedgerRefund): Record
     customerEmail: text(invoice.customerEmail),
     amount: amount(invoice.amountMinor),
     currency: text(invoice.currency),
-    sendingDate: text(invoice.sendingDate),
-    expiryDate: text(invoice.expiryDate),
+    sendingDate: day(invoice.sendingDate),
+    expiryDate: instantOrText(invoice.expiryDate),
     refundStatus: text(refund?.status),
     refundAmount: amount(refund?.amountMinor),
     refundReason: text(refund?.reason),
@@ -79,4 +80,21 @@ function amount(minor: number | null | undefined): ExportValue {
 
 function instant(value: string): ExportValue {
   return { type: 'instant', value };
+}
+
+/** A day as the body gave it (`YYYY-MM-DD`); anything else, as text. */
+function day(value: string | null): ExportValue {
+  if (value === null) return empty;
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? { type: 'day', value } : { type: 'text', value };
+}
+
+/** An instant as the body gave it (`expiryDate`); anything else, as text. */
+function instantOrText(value: string | null): ExportValue {
+  if (value === null) return empty;
+  return Number.isNaN(Date.parse(value)) || !/T/.test(value) ? { type: 'text', value } : instant(value);
+}
+
+/** Whether a column holds instants: its values are times, of a time zone a sheet names. */
+export function isInstantColumn(column: ExportColumn): boolean {
+  return column === 'sentAt' || column === 'expiryDate' || column === 'refundedAt';
 }

@@ -1,7 +1,14 @@
 import type { SQLInputValue } from 'node:sqlite';
 
 /** The statuses an invoice of the ledger can be listed by. */
-export const ledgerStatuses = ['created', 'uncertain', 'refused', 'refunded', 'refund-uncertain'] as const;
+export const ledgerStatuses = [
+  'created',
+  'uncertain',
+  'refused',
+  'not-created',
+  'refunded',
+  'refund-uncertain',
+] as const;
 export type LedgerStatus = (typeof ledgerStatuses)[number];
 
 /** Which invoices of the ledger to list or export. */
@@ -16,8 +23,10 @@ export interface LedgerFilter {
   customer?: string;
   status?: LedgerStatus;
   kind?: 'single' | 'recurring';
-  /** The batch (its journal's id) it was sent in. */
+  /** A batch (its journal's id, or its journal file) that sent it. */
   run?: string;
+  /** The numbering of one service (`Ledger.currentScope()`). */
+  scope?: string;
 }
 
 /** The WHERE clause of `filter`, and its values in order. */
@@ -37,7 +46,17 @@ export function filterSql(filter: LedgerFilter): { where: string; values: SQLInp
     add("(customer_name LIKE ? ESCAPE '\\' OR customer_mobile LIKE ? ESCAPE '\\')", pattern, pattern);
   }
   if (filter.kind !== undefined) add('kind = ?', filter.kind);
-  if (filter.run !== undefined) add('(run = ? OR journal = ?)', filter.run, filter.run);
+  if (filter.run !== undefined) {
+    // The batch that sent it first, or a later one that met it (its requests are keyed by the batch's id).
+    add(
+      `(run = ? OR journal = ? OR id IN (SELECT entry FROM history WHERE type = 'invoice' AND request_key >= ? AND request_key < ?))`,
+      filter.run,
+      filter.run,
+      `journal:${filter.run}:`,
+      `journal:${filter.run};`,
+    );
+  }
+  if (filter.scope !== undefined) add('scope = ?', filter.scope);
   switch (filter.status) {
     case undefined:
       break;

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerEntry } from './entries.js';
 import { ledgerBusyTimeoutMs } from './database.js';
@@ -20,13 +21,18 @@ export class LedgerRecorder {
   #queue: LedgerEntry[] = [];
   #timer: NodeJS.Timeout | undefined;
   #failed = false;
+  /** The file the ledger was opened as: a write to it once removed (or replaced) would be lost unseen. */
+  #inode: number | undefined;
 
   /** Starts recording to the ledger in `file`; `onFailure` hears, once, why it cannot be written. */
   constructor(file: string, onFailure: (error: Error) => void) {
     this.file = file;
     this.#onFailure = onFailure;
     this.#opening = Ledger.open(file, { create: true }).then(
-      (ledger) => (this.#ledger = ledger),
+      (ledger) => {
+        this.#inode = inodeOf(file);
+        return (this.#ledger = ledger);
+      },
       (error: unknown) => {
         this.#fail(error);
         return undefined;
@@ -93,6 +99,10 @@ export class LedgerRecorder {
   /** Writes the queue in one transaction; false when another process holds the ledger and `wait` is false. */
   #flush(wait: boolean): boolean {
     if (this.#failed || !this.#ledger || this.#queue.length === 0) return true;
+    if (inodeOf(this.file) !== this.#inode) {
+      this.#fail(new Error('it was removed while the run was recording'));
+      return true;
+    }
     try {
       if (!this.#ledger.record(this.#queue, { wait })) return false;
       this.#queue = [];
@@ -108,4 +118,9 @@ export class LedgerRecorder {
     this.#queue = [];
     this.#onFailure(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/** The file's inode, or undefined when there is none. */
+function inodeOf(file: string): number | undefined {
+  return statSync(file, { throwIfNoEntry: false })?.ino;
 }

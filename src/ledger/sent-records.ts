@@ -13,8 +13,13 @@ export interface SentRecord {
   /** The record's body as sent, and its text as journaled when the caller has it. */
   body: Record<string, unknown>;
   bodyJson?: string;
-  /** The service made it, may have, or refused it; or, the merchant's word on an uncertain one, it was not made. */
+  /** The service made it, may have, or refused it; or, `marked`, the merchant's word that it was made or not. */
   outcome: 'made' | 'uncertain' | 'refused' | 'not-made';
+  /** The outcome is the merchant's word (`--mark-...`), given at `at`, not the service's answer. */
+  marked?: boolean;
+  at?: string;
+  /** The sandbox state that answered (its numbers start again after a reset). */
+  sandboxState?: string;
   /** Why it is uncertain or not made. */
   error?: string;
   /** The number the service created an invoice as. */
@@ -53,18 +58,40 @@ export function journalContentKey(recordKey: string): string {
   return recordKey.split('.')[0] as string;
 }
 
+/** What every step of a request says beyond its answer: when the merchant's word was given, the sandbox's state. */
+function stepOf(record: SentRecord, words: { made: string; notMade: string }) {
+  return {
+    ...record.common,
+    ...(record.at !== undefined && record.at !== record.common.sentAt ? { at: record.at } : {}),
+    ...(record.sandboxState !== undefined ? { sandboxState: record.sandboxState } : {}),
+    ...(record.outcome === 'made' ? {} : { error: record.error }),
+    ...(record.marked
+      ? {
+          marked: true,
+          decided: `${record.outcome === 'made' ? words.made : words.notMade}, as the merchant said`,
+        }
+      : {}),
+  };
+}
+
 function invoiceEntry(kind: InvoiceEntry['kind'], record: SentRecord): InvoiceEntry {
   const { body, outcome } = record;
   return {
     type: 'invoice',
-    ...record.common,
+    ...stepOf(record, { made: 'created', notMade: 'not created' }),
     kind,
-    status: outcome === 'made' ? 'created' : outcome === 'uncertain' ? 'uncertain' : 'refused',
+    status:
+      outcome === 'made'
+        ? 'created'
+        : outcome === 'uncertain'
+          ? 'uncertain'
+          : outcome === 'not-made'
+            ? 'not-created'
+            : 'refused',
     ...(record.invoiceNumber !== undefined ? { invoiceNumber: record.invoiceNumber } : {}),
     bodyJson: record.bodyJson ?? JSON.stringify(body),
     body,
-    ...(outcome === 'made' ? {} : { error: record.error }),
-    ...(record.alreadyExisted ? { decided: 'the service already held it when it was sent again' } : {}),
+    ...(record.alreadyExisted ? { alreadyExisted: true } : {}),
     ...(body.businessReference === undefined ? { contentKey: journalContentKey(record.recordKey) } : {}),
   };
 }
@@ -75,7 +102,7 @@ function refundEntry(record: SentRecord): RefundEntry {
   const { outcome } = record;
   return {
     type: 'refund',
-    ...record.common,
+    ...stepOf(record, { made: 'refunded', notMade: 'not refunded' }),
     invoiceNumber: String(invoiceNumber),
     status:
       outcome === 'made'
@@ -87,7 +114,5 @@ function refundEntry(record: SentRecord): RefundEntry {
             : 'refused',
     bodyJson: JSON.stringify(refund),
     body: refund,
-    ...(outcome === 'made' ? {} : { error: record.error }),
-    ...(outcome === 'not-made' ? { decided: 'not refunded, as the merchant said' } : {}),
   };
 }

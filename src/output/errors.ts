@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import type { CommandContext } from '../context.js';
 import { EinvoiceError, ServiceRejectedError, UsageError, type FieldIssue } from '../errors.js';
+import { wordsFor } from './action-inputs.js';
 import { terminalSafe } from './safe-text.js';
 import { colorAllowed } from './terminal.js';
 
@@ -17,8 +18,10 @@ export function printError(
   options: { verbose: boolean; color: boolean },
 ): void {
   const color = new Chalk({ level: colorAllowed(context.stderr, context.env, options) ? 1 : 0 });
-  // An error may carry the service's words (its message, its field names): they are printed without escapes.
-  const safe = terminalSafe;
+  // An error may carry the service's words (its message, its field names): they are printed without escapes. Where
+  // the GitHub Action runs einvoice, what to change names the Action's inputs.
+  const words = wordsFor(context.env);
+  const safe = (text: string) => terminalSafe(words(text));
   const lines: string[] = [];
   if (error instanceof EinvoiceError) {
     lines.push(`${color.red('✖')} ${safe(error.message)}`);

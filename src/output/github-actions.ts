@@ -49,6 +49,8 @@ export interface AnnotatedInput {
   /** Absent for stdin: the annotations then name no file. */
   file?: string;
   numbered: 'line' | 'row';
+  /** What a message becomes where it is shown (the Action's inputs for flags: `wordsFor()`); as it is by default. */
+  words?: (text: string) => string;
 }
 
 /** What happened to a record, with each of an invalid record's problems on a line of its own. */
@@ -64,6 +66,7 @@ function warningsOf(result: RecordResult, separator = '\n'): string {
 
 /** The annotation of each record to act on, in file order, then the records that deserve a look. */
 export function recordAnnotations(results: RecordResults, input: AnnotatedInput): string[] {
+  const words = input.words ?? ((text: string) => text);
   const annotate = (level: 'error' | 'warning', result: RecordResult) =>
     workflowCommand(
       level,
@@ -72,7 +75,7 @@ export function recordAnnotations(results: RecordResults, input: AnnotatedInput)
         line: input.file === undefined ? undefined : result.line,
         title: `einvoice: ${result.status}`,
       },
-      `${recordName(result, input.numbered)}: ${problemOf(result) || result.status}`,
+      words(`${recordName(result, input.numbered)}: ${problemOf(result) || result.status}`),
     );
   // A record's warnings are annotated on its line whatever became of it: sent, held back, or refused.
   const warned = results.withWarnings().map((result) =>
@@ -83,7 +86,7 @@ export function recordAnnotations(results: RecordResults, input: AnnotatedInput)
         line: input.file === undefined ? undefined : result.line,
         title: 'einvoice: to look at',
       },
-      `${recordName(result, input.numbered)}: ${warningsOf(result)}`,
+      words(`${recordName(result, input.numbered)}: ${warningsOf(result)}`),
     ),
   );
   return [
@@ -97,12 +100,12 @@ export function recordAnnotations(results: RecordResults, input: AnnotatedInput)
  * The error a command ended with, as an annotation: the run's page then says why the step failed, which otherwise
  * only its log does (the lines of an error printed on stderr are no workflow command).
  */
-export function errorAnnotation(error: unknown): string {
+export function errorAnnotation(error: unknown, words: (text: string) => string = (text) => text): string {
   const message =
     error instanceof EinvoiceError
       ? error.message
       : `Unexpected error: ${error instanceof Error ? error.message : String(error)}`;
-  return workflowCommand('error', { title: 'einvoice' }, message);
+  return workflowCommand('error', { title: 'einvoice' }, words(message));
 }
 
 /** Lines folded in the log under `title`. */

@@ -1,10 +1,11 @@
 import { openLocalDatabase, type LocalDatabase } from '../local-database.js';
+import { newStateId } from './state.js';
 
 // The sandbox's database: its schema and version. Opening it, and refusing a file that cannot be used, is
 // src/local-database.ts's, as for every SQLite file einvoice keeps.
 
-/** The version of the schema below, kept in the file's user_version: 2 added the request history. */
-export const schemaVersion = 2;
+/** The version of the schema below, kept in the file's user_version: 2 named the state, 3 added its requests. */
+export const schemaVersion = 3;
 
 /** The file's application_id: "EISB", einvoice's sandbox. */
 export const sandboxApplication = 0x45495342;
@@ -36,9 +37,9 @@ const schema = `
   CREATE TABLE tokens (token TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
 `;
 
-/** Version 2: every request the service received, with what it did (request-history.ts). */
+/** Version 3: every request the service received, with what it did (request-history.ts). */
 const requestHistory = `
-  CREATE TABLE requests (
+  CREATE TABLE IF NOT EXISTS requests (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     received_at TEXT NOT NULL,
     ended_at TEXT,
@@ -70,9 +71,16 @@ export function openDatabase(file: string | undefined, initialize: (database: Lo
     // tens of thousands of invoices is not read whole by every command (it would slow each one as it fills).
     verifyUpToBytes: 16 * 1024 * 1024,
     migrate(database, from) {
-      if (from === 0) database.exec(schema);
+      if (from === 0) {
+        database.exec(schema);
+        database.exec(requestHistory);
+        initialize(database);
+        return;
+      }
+      // Version 1 named no state: the state a file holds is given its name, as a reset would give a new one.
+      database.run("INSERT OR IGNORE INTO counters (name, value) VALUES ('stateId', ?)", newStateId());
+      // An earlier file kept no history: it starts empty, as after a reset.
       database.exec(requestHistory);
-      if (from === 0) initialize(database);
     },
   });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Invoice, InvoiceKind } from '../schemas/invoice.js';
 import type { SandboxInvoiceStatus, SandboxOutboxMessage } from '../schemas/sandbox-admin.js';
 
@@ -52,6 +53,11 @@ export interface IssuedToken {
 
 export interface SandboxState {
   version: 1;
+  /**
+   * Names this state: a reset (or a new sandbox) makes a new one, whose invoice numbers start again. Said with each
+   * answer to a create or a refund (`einvoice-sandbox-state`), so that a client keeps the numbers of two states apart.
+   */
+  stateId?: string;
   /** Decimal digits, kept as text so numbers past 2^53 stay exact. */
   nextInvoiceNumber: string;
   nextOrderReference: string;
@@ -69,6 +75,7 @@ export const firstOrderReference = '3712350';
 export function emptyState(firstInvoiceNumber: string): SandboxState {
   return {
     version: 1,
+    stateId: newStateId(),
     nextInvoiceNumber: firstInvoiceNumber,
     nextOrderReference: firstOrderReference,
     clockOffsetMs: 0,
@@ -76,6 +83,11 @@ export function emptyState(firstInvoiceNumber: string): SandboxState {
     outbox: [],
     tokens: [],
   };
+}
+
+/** A new state's name. */
+export function newStateId(): string {
+  return randomUUID();
 }
 
 /** The next number of a decimal counter kept as text. */

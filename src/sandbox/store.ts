@@ -32,6 +32,8 @@ export interface StateStore {
 
 /** The counters of a state: the next numbers handed out, and the sandbox clock's offset from real time. */
 export interface Counters {
+  /** The state's name (`SandboxState.stateId`); none in a state made without one. */
+  stateId?: string;
   nextInvoiceNumber: string;
   nextOrderReference: string;
   clockOffsetMs: number;
@@ -139,7 +141,9 @@ class SqlState implements StateDraft {
 
   counters(): Counters {
     const values = new Map(this.#db.all('SELECT name, value FROM counters').map((row) => [row.name, row.value]));
+    const stateId = values.get('stateId');
     return {
+      ...(stateId !== undefined ? { stateId: String(stateId) } : {}),
       nextInvoiceNumber: String(values.get('nextInvoiceNumber')),
       nextOrderReference: String(values.get('nextOrderReference')),
       clockOffsetMs: Number(values.get('clockOffsetMs')),
@@ -316,8 +320,13 @@ class SqlState implements StateDraft {
   replace(state: SandboxState): void {
     for (const table of ['counters', 'invoices', 'outbox', 'tokens']) this.#db.run(`DELETE FROM ${table}`);
     this.#history.clear();
-    const { nextInvoiceNumber, nextOrderReference, clockOffsetMs } = state;
-    this.setCounters({ nextInvoiceNumber, nextOrderReference, clockOffsetMs });
+    const { stateId, nextInvoiceNumber, nextOrderReference, clockOffsetMs } = state;
+    this.setCounters({
+      ...(stateId !== undefined ? { stateId } : {}),
+      nextInvoiceNumber,
+      nextOrderReference,
+      clockOffsetMs,
+    });
     for (const invoice of state.invoices) this.insertInvoice(invoice);
     this.addMessages(state.outbox);
     for (const token of state.tokens) this.addToken(token);

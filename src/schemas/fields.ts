@@ -97,15 +97,17 @@ export const text = () =>
 /** Half of a character: a high surrogate without its low one, or a low one alone. */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** What text holding U+FFFD is told: characters that were not text in the encoding its file was read in. */
+export const unreadableTextMessage =
+  'holds characters that could not be read (shown as \uFFFD): it was saved in another encoding than the one read';
+
 /**
  * What makes text impossible to send as typed, if anything: U+FFFD, the mark a decoder leaves where bytes were not
  * text in the encoding read (a sheet saved in Windows-1256 and read as UTF-8), or a lone surrogate (`"\ud800"` in
  * JSON), half of a character.
  */
 export function unsendableTextProblem(value: string): string | undefined {
-  if (value.includes('\uFFFD')) {
-    return 'holds characters that could not be read (shown as \uFFFD): it was saved in another encoding than the one read';
-  }
+  if (value.includes('\uFFFD')) return unreadableTextMessage;
   const lone = loneSurrogate.exec(value)?.[0];
   if (lone !== undefined) {
     const code = `U+${(lone.codePointAt(0) ?? 0).toString(16).toUpperCase()}`;

@@ -210,3 +210,15 @@ export const dashboardQuerySchema = z.strictObject({
   status: z.enum(sandboxInvoiceStatuses).optional(),
   search: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
 });
+
+/**
+ * The header a sandbox names the state that answered a create or a refund with: its invoice numbers start again in a
+ * new state (after `sandbox reset`, in a new served sandbox), so a client keeps the numbers of two states apart. The
+ * service's interface names no such header; only the sandbox sends it.
+ */
+export const sandboxStateHeader = 'einvoice-sandbox-state';
+
+/** The name of a sandbox's state, as a client takes it from that header: anything else is not taken. */
+export function sandboxStateOf(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(value) ? value : undefined;
+}

@@ -2,6 +2,7 @@ import type { FieldIssue } from '../errors.js';
 import { numberOrText, parseItemSpec } from '../input/item-spec.js';
 import type { CellKind } from './csv-columns.js';
 import { ungrouped } from '../schemas/number-text.js';
+import { withoutTextMark } from '../csv-writer.js';
 
 // Turns the cells of one CSV row into the invoice record a JSON file would hold: numbers as exact decimals (never
 // through a float), dates in the order the merchant declared, TRUE/FALSE as booleans, empty cells left out.
@@ -33,10 +34,12 @@ const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The value of one non-empty cell, or the problem with it. */
 export function readCell(
-  text: string,
+  cell: string,
   field: CsvField,
   dateFormat: DateFormat | undefined,
 ): { value: unknown } | { issue: string; cause: string } {
+  // A template einvoice wrote marks a mobile (+2010...) as text, as it marks anything a spreadsheet would run.
+  const text = withoutTextMark(cell);
   const trimmed = text.trim();
   switch (field.cell) {
     case 'number':

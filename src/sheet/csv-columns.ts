@@ -94,16 +94,21 @@ export interface ColumnSet {
   resolve(header: string): ResolvedColumn;
   /** What a column that is none of them is not: `an invoice field`. */
   readonly fieldWords: string;
-  /** The command that prints a header to start from. */
-  readonly template: string;
+  /** The command that prints a sheet to start from, in the format of the one read (a CSV file or a workbook). */
+  template(format: 'csv' | 'xlsx'): string;
 }
 
-/** The columns of a sheet of invoices. */
-export const invoiceColumns: ColumnSet = {
-  resolve: resolveColumn,
-  fieldWords: 'an invoice field',
-  template: 'einvoice template single --format csv',
-};
+/** The columns of a sheet of invoices of `kind` (single by default). */
+export function invoiceColumnsOf(kind: 'single' | 'recurring' = 'single'): ColumnSet {
+  return {
+    resolve: resolveColumn,
+    fieldWords: 'an invoice field',
+    template: (format) => `einvoice template ${kind} --format ${format}`,
+  };
+}
+
+/** The columns of a sheet of single invoices. */
+export const invoiceColumns: ColumnSet = invoiceColumnsOf('single');
 
 /** The fields of a refund of a sheet (the invoice it refunds, then the request's body), by their lower-case names. */
 const refundFields = new Map<string, KnownField>([
@@ -126,5 +131,5 @@ export const refundColumns: ColumnSet = {
     return { unknown: header, suggestion: nearestName(name.toLowerCase(), names) };
   },
   fieldWords: 'a refund field',
-  template: 'einvoice template refunds',
+  template: (format) => `einvoice template refunds${format === 'csv' ? '' : ` --format ${format}`}`,
 };

@@ -33,19 +33,23 @@ export interface CsvRecords {
 
 /**
  * How a sheet's issues name their place: the row, then the column by its header and where it is (`cell`: its letter
- * in a CSV file, the cell as Excel names it in a workbook).
+ * in a CSV file, the cell as Excel names it in a workbook; without a row, the column as many rows share it).
  */
 export function sheetPlace(
   columns: () => readonly HeaderColumn[],
-  cell: (column: HeaderColumn, row: number) => string,
+  cell: (column: HeaderColumn, row?: number) => string,
 ): IssuePlace {
-  return (source, path) => {
-    if (path === undefined) return `row ${source.line}`;
+  const named = (path: string, row?: number) => {
     const column = columnOf(columns(), path);
-    if (!column) return `row ${source.line}, ${path}`;
-    const named = `row ${source.line}, column ${column.header.trim()} (${cell(column, source.line)})`;
-    return column.field?.path === path ? named : `${named}: ${path}`;
+    if (!column) return path;
+    const name = `column ${column.header.trim()} (${cell(column, row)})`;
+    return column.field?.path === path ? name : `${name}: ${path}`;
   };
+  return Object.assign(
+    (source: Pick<SourceRecord, 'line'>, path?: string) =>
+      path === undefined ? `row ${source.line}` : `row ${source.line}, ${named(path, source.line)}`,
+    { field: (path: string) => named(path) },
+  );
 }
 
 /** A header column: what it is called in the sheet, its letter, and the field it holds (none when ignored). */
@@ -188,10 +192,12 @@ export function readHeader(
   cells: readonly string[],
   options: Pick<CsvReadOptions, 'name' | 'ignoreColumns' | 'columns'>,
   row = 1,
+  format: 'csv' | 'xlsx' = 'csv',
 ): HeaderColumn[] {
   const ignored = new Set(options.ignoreColumns?.map((name) => name.trim().toLowerCase()));
   const columnSet = options.columns ?? invoiceColumns;
   const problems: string[] = [];
+  const unknown: UnknownColumn[] = [];
   const seen = new Map<string, string>();
   const columns = cells.map((header, index): HeaderColumn => {
     const letter = columnLetter(index);
@@ -200,6 +206,7 @@ export function readHeader(
     if ('unknown' in resolved) {
       const hint = resolved.suggestion ? `; did you mean ${resolved.suggestion}?` : '';
       problems.push(`column ${letter} "${visible(header.trim())}" is not ${columnSet.fieldWords}${hint}`);
+      unknown.push({ header: header.trim(), suggestion: resolved.suggestion });
       return { header, letter };
     }
     const earlier = seen.get(resolved.path);
@@ -212,14 +219,38 @@ export function readHeader(
     problems.push('items are given both as one items column and as items[n] columns: keep one form');
   }
   if (problems.length > 0) {
-    throw new UsageError(`The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`, {
-      issues: problems.map((problem) => ({ path: `header (row ${row})`, message: problem })),
-      hint:
-        `--ignore-column NAME skips a column; ${columnSet.template} prints a header to start from.` +
-        '\nsee: einvoice help csv',
-    });
+    throw new HeaderError(
+      `The header of --file ${options.name} has columns einvoice cannot read; nothing was sent.`,
+      problems.length === unknown.length ? unknown : undefined,
+      {
+        issues: problems.map((problem) => ({ path: `header (row ${row})`, message: problem })),
+        hint:
+          `--ignore-column NAME skips a column; ${columnSet.template(format)} prints ` +
+          `${format === 'xlsx' ? 'a workbook' : 'a header'} to start from.\nsee: einvoice help ${format === 'xlsx' ? 'excel' : 'csv'}`,
+      },
+    );
   }
   return columns;
+}
+
+/** A column of a header that names no field, and the field it was most likely meant to name. */
+export interface UnknownColumn {
+  header: string;
+  suggestion?: string;
+}
+
+/** A header einvoice cannot read: `unknown` names its columns that are no field, when they are its only problem. */
+export class HeaderError extends UsageError {
+  readonly unknown?: readonly UnknownColumn[];
+
+  constructor(
+    message: string,
+    unknown: readonly UnknownColumn[] | undefined,
+    options: ConstructorParameters<typeof UsageError>[1],
+  ) {
+    super(message, options);
+    this.unknown = unknown;
+  }
 }
 
 /** Cells outside the named columns that hold something: never silently dropped. */

@@ -5,4 +5,5 @@
 export { readInvoiceFile } from './input-format.js';
 export { recordsOf, type ManyInvoices, type SheetOptions } from './sheet-records.js';
 export { ndjsonRecords, recordAndLine, type IssuePlace, type RecordFinding, type SourceRecord } from './records.js';
-export { invoiceColumns, refundColumns, resolveColumn, type ColumnSet, type ResolvedColumn } from './csv-columns.js';
+export { invoiceColumnsOf, refundColumns, resolveColumn, type ColumnSet, type ResolvedColumn } from './csv-columns.js';
+export { HeaderError } from './csv-records.js';

@@ -29,7 +29,15 @@ export type InvoiceFileInput =
       open(): AsyncIterable<Buffer>;
       /** The first bytes that were not text in the input's encoding, once read that far. */
       undecodable(): UndecodableBytes | undefined;
+      /**
+       * The same file to read again from its start, in `encoding` (the one named when absent), as the encoding it
+       * most likely is would read it; none for stdin, which is read once.
+       */
+      reread?(encoding?: EncodingName): ManyRecords;
     };
+
+/** A file of many records, as `--file` reads it. */
+type ManyRecords = Extract<InvoiceFileInput, { kind: 'many' }>;
 
 const ndjsonExtensions = new Set(['.ndjson', '.jsonl']);
 const csvExtensions = new Set(['.csv', '.tsv']);
@@ -142,7 +150,7 @@ function many(
   absolutePath: string | undefined,
   encoding: EncodingName | undefined,
   read: () => AsyncIterable<Buffer>,
-): InvoiceFileInput {
+): ManyRecords {
   let opened = false;
   const decoder = new InputDecoder(encoding);
   return {
@@ -157,6 +165,9 @@ function many(
       return inPieces(read(), decoder);
     },
     undecodable: () => decoder.undecodable,
+    ...(absolutePath === undefined
+      ? {}
+      : { reread: (other?: EncodingName) => many(format, path, name, absolutePath, other ?? encoding, read) }),
   };
 }
 

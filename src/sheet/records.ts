@@ -26,7 +26,14 @@ export interface RecordFinding extends FieldIssue {
 }
 
 /** How an issue names where it is: the record alone (no path), or one of its fields. */
-export type IssuePlace = (source: Pick<SourceRecord, 'position' | 'line'>, path?: string) => string;
+export interface IssuePlace {
+  (source: Pick<SourceRecord, 'position' | 'line'>, path?: string): string;
+  /**
+   * A field as a line about many records names it: a workbook's column without the row of its cell (`column amount
+   * (Sheet1!D)`). Without it, as the place names it after the record.
+   */
+  field?(path: string): string;
+}
 
 /** `record 3 (line 4)`, `record 3 (line 4): customer.mobile`. */
 export const recordAndLine: IssuePlace = (source, path) => {

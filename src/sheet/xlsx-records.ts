@@ -23,7 +23,7 @@ import { readWorkbookParts, sharedText, type WorkbookTexts } from './workbook-te
 // (workbook-file.ts); reading it is the library's.
 
 /** How a workbook is read. */
-export interface XlsxReadOptions extends Pick<CsvReadOptions, 'name' | 'ignoreColumns' | 'columns'> {
+export interface XlsxReadOptions extends Pick<CsvReadOptions, 'name' | 'ignoreColumns' | 'columns' | 'dateFormat'> {
   /** The workbook's path. */
   path: string;
   /** The worksheet to read; the first when absent. */
@@ -51,7 +51,7 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
   let sheetName = '';
   const place = sheetPlace(
     () => columns,
-    (column, row) => `${sheetReference(sheetName)}!${column.letter}${row}`,
+    (column, row) => `${sheetReference(sheetName)}!${column.letter}${row ?? ''}`,
   );
   const records = async function* (): AsyncGenerator<SourceRecord[]> {
     try {
@@ -112,6 +112,7 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
             values.map((value) => headerText(value)),
             options,
             headerRow,
+            'xlsx',
           );
           fields = columns.map((column) => column.field);
           continue;
@@ -129,7 +130,8 @@ export function readXlsxRecords(options: XlsxReadOptions): CsvRecords {
           }
         }
         if (issues.length === 0 && cells.every((cell) => cell.trim() === '')) continue;
-        const built = rowToRecord(cells, fields, undefined);
+        // A date cell is read as a date; a text cell holding one (`05/12/2026`) as the merchant declared, as in CSV.
+        const built = rowToRecord(cells, fields, options.dateFormat);
         const all = [...issues, ...built.issues, ...strayCells(cells, columns)];
         batch.push({
           position: position++,

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { csvField, reportEntry, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
+import { reportEntry, reportFormat, writeJsonReport, writeReport } from '../../src/bulk/report.js';
 import { RecordResults, unfinishedStatuses, type RecordResult } from '../../src/bulk/results.js';
 import { summarize } from '../../src/bulk/summary.js';
 import { renderSummary } from '../../src/output/bulk-summary.js';
@@ -75,12 +75,6 @@ describe('--report', () => {
     expect(lines[2]).toMatchObject({ businessReference: null, issues: [{ path: 'customer.mobile' }] });
     expect(reportFormat('x.CSV')).toBe('csv');
     expect(reportFormat('x.jsonl')).toBe('ndjson');
-  });
-
-  it('quotes CSV fields with commas, quotes and line breaks only', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a\nb')).toBe('"a\nb"');
-    expect(csvField(undefined)).toBe('');
   });
 });
 

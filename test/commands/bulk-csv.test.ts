@@ -229,7 +229,11 @@ describe('a sheet refused before anything is sent', () => {
       'column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
     );
     expect(refused.stderr).toContain('column I "Region" is not an invoice field');
-    expect(refused.stderr).toContain('--ignore-column NAME');
+    expect(refused.stderr).toContain(
+      '--ignore-column NAME skips a column; einvoice template single --format csv prints a header to start from.\nsee: einvoice help csv',
+    );
+    const recurring = await runInProcess(['create', 'recurring', '--file', 'sheet.csv', '--yes'], { home });
+    expect(recurring.stderr).toContain('einvoice template recurring --format csv prints a header to start from.');
 
     writeFileSync(join(home, 'sheet.csv'), sheet.replace('custmer.mobile', 'customer.mobile'));
     const sent = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes', '--ignore-column', 'Region'], {
@@ -265,7 +269,9 @@ describe('a sheet refused before anything is sent', () => {
       home,
     });
     expect(notCsv.code).toBe(2);
-    expect(notCsv.stderr).toContain('--date-format applies only to a CSV --file; nothing was sent.');
+    expect(notCsv.stderr).toContain('--date-format applies only to a sheet, a CSV or .xlsx --file; nothing was sent.');
+    const notWorkbook = await runInProcess(['create', 'single', '--file', 'one.json', '--delimiter', ';'], { home });
+    expect(notWorkbook.stderr).toContain('--delimiter applies only to a CSV --file; nothing was sent.');
     const noFile = await runInProcess(['create', 'single', '--format', 'csv', '--note', 'Order 1', '--no-input'], {
       home,
     });

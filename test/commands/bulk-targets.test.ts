@@ -239,6 +239,7 @@ describe('what a run that did not finish tells the merchant to do', () => {
     expect(result.stderr).toContain(
       'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.',
     );
-    expect(result.stderr).toContain('Look up the uncertain ones without a businessReference in the service');
+    expect(result.stderr).toContain('Look up the uncertain ones without a businessReference in the merchant dashboard');
+    expect(result.stderr).toContain('--mark-created ROW if it was created');
   });
 });

@@ -210,6 +210,90 @@ describe('a workbook made by another program', () => {
   });
 });
 
+describe('a header that names no field', () => {
+  it('is refused naming the cell, and points to the workbook template, whose header reads', async () => {
+    const home = homeFor(sandbox);
+    const typo = header.map((cell, index) => (index === 2 ? { shared: 'custmer.mobile' } : cell));
+    await writeHandMadeWorkbook(join(home, 'typo.xlsx'), { sheets: [{ name: 'Sheet1', rows: [typo, row('H-1')] }] });
+    const refused = await runInProcess(['create', 'single', '--file', 'typo.xlsx', '--dry-run'], { home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
+    );
+    const hinted = /; (einvoice template [^.]+) prints a workbook to start from\.\nsee: einvoice help excel/.exec(
+      refused.stderr,
+    )?.[1];
+    expect(hinted).toBe('einvoice template single --format xlsx');
+
+    // The command the hint names, followed literally, writes a workbook whose header this run reads.
+    const template = await runInProcess([...(hinted as string).split(' ').slice(1), '--output', 'start.xlsx'], {
+      home,
+    });
+    expect(template.code, template.stderr).toBe(0);
+    const checked = await runInProcess(['create', 'single', '--file', 'start.xlsx', '--dry-run'], { home });
+    expect(checked.stderr).not.toContain('header');
+  });
+});
+
+describe('dates typed as text with slashes', () => {
+  /** Rows whose date cells are text, as a merchant types `05/12/2030` into a column formatted as text. */
+  const textDates = (reference: string, sending: string, expiry: string) =>
+    row(reference, { 4: { shared: sending }, 5: { inline: sending }, 6: { shared: expiry } });
+
+  it("A workbook's slash dates: the hint, followed literally, gets a clean dry run", async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    await writeHandMadeWorkbook(join(home, 'invoices.xlsx'), {
+      sheets: [
+        {
+          name: 'Orders',
+          rows: [header, textDates('T-1', '05/12/2030', '31/12/2030'), textDates('T-2', '6/1/2031', '1/2/2031')],
+        },
+      ],
+    });
+    const command = ['create', 'single', '--file', 'invoices.xlsx', '--dry-run'];
+    const first = await runInProcess(command, { home });
+    expect(first.code).toBe(2);
+    // One line for the cause, naming each date column once, as the workbook names its columns.
+    expect(first.stderr).toContain(
+      'rows 2-3: column sendingDate (Orders!E), column releaseDate (Orders!F), column expiryDate (Orders!G): a date with slashes is read only as declared, with --date-format DD/MM/YYYY',
+    );
+    const hinted = /with (--date-format \S+)/.exec(first.stderr)?.[1];
+    expect(hinted).toBe('--date-format DD/MM/YYYY');
+
+    const followed = await runInProcess([...command, ...(hinted as string).split(' ')], { home });
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stderr).toContain('valid, would be sent  2');
+    expect(followed.stderr).not.toMatch(/warning|invalid;|✖/);
+
+    const sent = await runInProcess(
+      ['create', 'single', '--file', 'invoices.xlsx', '--yes', '--date-format', 'DD/MM/YYYY'],
+      { home },
+    );
+    expect(sent.code, sent.stderr).toBe(0);
+    const byReference = new Map((await requests()).map((request) => [request.businessReference, request]));
+    // Day first, as declared; the days of Cairo (UTC+2 in winter).
+    expect(byReference.get('T-1')).toMatchObject({
+      sendingDate: '2030-12-05',
+      releaseDate: '2030-12-04T22:00:00.000Z',
+      expiryDate: '2030-12-31T21:59:59.999Z',
+    });
+    expect(byReference.get('T-2')).toMatchObject({ sendingDate: '2031-01-06', expiryDate: '2031-02-01T21:59:59.999Z' });
+  });
+
+  it('reads a date cell as the date it is, whatever --date-format says', async () => {
+    const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });
+    await writeHandMadeWorkbook(join(home, 'mixed.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('D-1', { 6: { shared: '05/02/2030' } })] }],
+    });
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'mixed.xlsx', '--yes', '--date-format', 'DD/MM/YYYY'],
+      { home },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect((await requests())[0]).toMatchObject({ sendingDate: '2030-01-05', expiryDate: '2030-02-05T21:59:59.999Z' });
+  });
+});
+
 describe('what else a cell or a sheet holds', () => {
   it('reads a formula by its saved value, TRUE and FALSE as booleans, and skips blank rows before and between', async () => {
     const home = homeFor(sandbox, { timeZone: 'Africa/Cairo' });

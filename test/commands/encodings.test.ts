@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { received, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { savedIn } from '../helpers/code-pages.js';
 import { homeFor } from '../helpers/profile.js';
 
 // Text arrives in the encoding it was saved in, or is refused: a sheet Excel saved as "CSV (Comma delimited)" on an
@@ -17,20 +18,9 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.api.reset(false));
 
-/** Windows-1256's byte of each character it has, built from the platform's own decoder. */
-const windows1256 = new Map<string, number>();
-for (let byte = 0; byte < 256; byte++)
-  windows1256.set(new TextDecoder('windows-1256').decode(Uint8Array.of(byte)), byte);
-
-/** `text` saved in Windows-1256, byte by byte, as Excel on an Arabic Windows writes it. */
+/** `text` saved in Windows-1256, as Excel on an Arabic Windows writes it. */
 function inWindows1256(text: string): Buffer {
-  return Buffer.from(
-    [...text].map((char) => {
-      const byte = windows1256.get(char);
-      if (byte === undefined) throw new Error(`Windows-1256 has no ${char}`);
-      return byte;
-    }),
-  );
+  return savedIn('windows-1256', text);
 }
 
 /** A sheet as Excel's "CSV (Comma delimited)" writes it on an Arabic Windows: Windows-1256, CRLF, no BOM. */
@@ -100,7 +90,7 @@ describe('a sheet saved in Windows-1256', () => {
     ]);
   });
 
-  it('read as ISO-8859-6 where it has no such letters, is refused naming ISO-8859-6', async () => {
+  it('read as ISO-8859-6 where it has letters that are none there, is refused naming Windows-1256', async () => {
     const home = homeFor(sandbox);
     // Some bytes of Arabic letters in Windows-1256 (0xDF, ك of اشتراك) are no character at all in ISO-8859-6.
     writeFileSync(join(home, 'sheet.csv'), arabicSheet);
@@ -109,8 +99,106 @@ describe('a sheet saved in Windows-1256', () => {
     });
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('is not ISO-8859-6 text');
+    expect(result.stderr).toContain('--file sheet.csv is Windows-1256 text, not ISO-8859-6');
+    expect(result.stderr).toContain('(اشتراك in Windows-1256, ');
     expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('Arabic in the wrong one of the two Arabic code pages', () => {
+  /** Names whose every byte is a letter in both code pages: read in the other, they are other names. */
+  const names = ['محمد علي', 'أحمد حسن', 'منى خالد'];
+  const sheetOf = (encoding: 'windows-1256' | 'iso-8859-6', rows: string[]) =>
+    savedIn(
+      encoding,
+      [
+        'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note',
+        ...rows.map(
+          (name, index) => `W-${index + 1},${name},+2010012345${index}0,100,2030-01-01,2030-01-01,2030-02-01,Order`,
+        ),
+      ].join('\r\n') + '\r\n',
+    );
+
+  it('A Windows-1256 sheet of Arabic names declared `--encoding iso-8859-6`: refused, nothing sent.', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'names.csv'), sheetOf('windows-1256', names));
+    for (const args of [['--yes'], ['--yes', '--skip-invalid'], ['--dry-run']]) {
+      const result = await runInProcess(
+        ['create', 'single', '--file', 'names.csv', '--encoding', 'iso-8859-6', ...args],
+        { home },
+      );
+      expect(result.code, result.stderr).toBe(2);
+      // No byte is amiss, yet no word reads as ISO-8859-6 alone: the first word is shown as each reads it.
+      expect(result.stderr).toContain(
+        '✖ --file names.csv may be Windows-1256 text rather than ISO-8859-6: its Arabic reads as words in both, in other letters (line 2: محمد in Windows-1256, كحكد in ISO-8859-6), and no word of it is Arabic in ISO-8859-6 alone; nothing was sent.',
+      );
+      expect(result.stderr).toContain(
+        'Arabic Excel writes Windows-1256: pass --encoding windows-1256 if the first reads right',
+      );
+    }
+    expect((await received(sandbox)).count).toBe(0);
+
+    // A word with ي inside (سيد) is no Arabic word in ISO-8859-6: the sheet is Windows-1256, for certain.
+    writeFileSync(join(home, 'more.csv'), sheetOf('windows-1256', [...names, 'سيد رجب']));
+    const proven = await runInProcess(['create', 'single', '--file', 'more.csv', '--encoding', 'iso-8859-6', '--yes'], {
+      home,
+    });
+    expect(proven.code).toBe(2);
+    expect(proven.stderr).toContain(
+      '✖ --file more.csv is Windows-1256 text, not ISO-8859-6: read as ISO-8859-6, line 5 would become other letters (سيد in Windows-1256, سٍد in ISO-8859-6); nothing was sent.',
+    );
+    expect((await received(sandbox)).count).toBe(0);
+
+    const declared = await runInProcess(
+      ['create', 'single', '--file', 'more.csv', '--encoding', 'windows-1256', '--yes'],
+      { home },
+    );
+    expect(declared.code, declared.stderr).toBe(0);
+    const sent = (await sandbox.api.invoices()).map((invoice) => (invoice.request as typeof oneInvoice).customer.name);
+    expect(sent.sort()).toEqual([...names, 'سيد رجب'].sort());
+  });
+
+  it('shows in a dry run a few names as they will be sent, Arabic first, whatever cannot be seen escaped', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'names.csv'), sheetOf('windows-1256', ['Amr Hassan', ...names, 'Mona\u200e Adel']));
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'names.csv', '--encoding', 'windows-1256', '--dry-run'],
+      { home },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      'Names as they will be sent: "محمد علي", "أحمد حسن", "منى خالد" (of the 5 records to send).',
+    );
+    // Read in the wrong one of the two code pages, it is refused before any name is shown.
+    const wrong = await runInProcess(
+      ['create', 'single', '--file', 'names.csv', '--encoding', 'iso-8859-6', '--dry-run'],
+      {
+        home,
+      },
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).not.toContain('Names as they will be sent');
+
+    writeFileSync(join(home, 'latin.csv'), sheetOf('windows-1256', ['Mona\u200e Adel']));
+    const latin = await runInProcess(
+      ['create', 'single', '--file', 'latin.csv', '--encoding', 'windows-1256', '--dry-run'],
+      {
+        home,
+      },
+    );
+    expect(latin.stderr).toContain('Names as they will be sent: "Mona\\u200E Adel".');
+  });
+
+  it('reads an ISO-8859-6 sheet that shows itself so, with the names exactly as written', async () => {
+    const home = homeFor(sandbox);
+    // علي is ظنê in Windows-1256: a Latin letter among Arabic ones is no Arabic word.
+    writeFileSync(join(home, 'iso.csv'), sheetOf('iso-8859-6', names));
+    const result = await runInProcess(['create', 'single', '--file', 'iso.csv', '--encoding', 'iso-8859-6', '--yes'], {
+      home,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const sent = (await sandbox.api.invoices()).map((invoice) => (invoice.request as typeof oneInvoice).customer.name);
+    expect(sent.sort()).toEqual([...names].sort());
   });
 });
 
@@ -253,5 +341,87 @@ describe('flags and profiles', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('defaults.preferredPaymentMethod: holds characters that could not be read');
     expect((await received(sandbox)).count).toBe(0);
+  });
+});
+
+describe('a sheet saved in the wrong encoding, with problems of its own', () => {
+  const rows = (header: string, amount: string, date: string) =>
+    inWindows1256(
+      [
+        header,
+        'P-1,محمد علي,+201155512345,499,2030-01-01,2030-01-01,2030-02-01,اشتراك شهري',
+        `P-2,سارة أحمد,+201098765432,${amount},2030-01-01,2030-01-01,2030-02-01,Delivery`,
+        `P-3,يوسف,+201001234567,100,${date},2030-01-01,2030-02-01,Order`,
+      ].join('\r\n') + '\r\n',
+    );
+  const header = 'businessReference,customer.name,customer.mobile,amount,sendingDate,releaseDate,expiryDate,note';
+
+  it('tells its header and rows as read in the encoding it most likely is in, so one run shows all there is to correct', async () => {
+    // The header names no field, a row has an amount of three decimals, another a date with slashes.
+    const home = homeFor(sandbox);
+    writeFileSync(
+      join(home, 'sheet.csv'),
+      rows(header.replace('customer.mobile', 'custmer.mobile'), '12.345', '05/01/2030'),
+    );
+    const first = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--yes'], { home });
+
+    expect(first.code).toBe(2);
+    expect(first.stderr.split('\n').slice(0, 5)).toEqual([
+      '✖ --file sheet.csv is not UTF-8 text: line 2 holds bytes that are not UTF-8 (from byte 100); nothing was sent.',
+      '  header (row 1): column C "custmer.mobile" is not an invoice field; did you mean customer.mobile?',
+      '  row 3, column amount (D): must have at most two decimals',
+      '  row 4, column sendingDate (E): is 05/01/2030: a date with slashes is read only as declared, with --date-format DD/MM/YYYY',
+      "This sheet looks like it was saved as 'CSV (Comma delimited)' on an Arabic Windows (Windows-1256): save it as 'CSV UTF-8', or pass --encoding windows-1256. Read as Windows-1256, its header and records have the problems above: correct them too.",
+    ]);
+    expect((await received(sandbox)).count).toBe(0);
+
+    const dryRun = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--dry-run'], { home });
+    expect(dryRun.stderr).toContain('its header and records have the problems above');
+
+    // Each problem corrected as told, in one go: the next run sends every row.
+    writeFileSync(join(home, 'sheet.csv'), rows(header, '12.35', '2030-01-05'));
+    const second = await runInProcess(
+      ['create', 'single', '--file', 'sheet.csv', '--yes', '--encoding', 'windows-1256'],
+      {
+        home,
+      },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect((await received(sandbox)).count).toBe(3);
+  });
+
+  it('reads the rest of the file for its encoding when its header is refused before its first Arabic row', async () => {
+    const home = homeFor(sandbox);
+    // 5,000 rows without Arabic come first: the header is refused long before the reading meets Windows-1256.
+    const plain = Array.from(
+      { length: 5000 },
+      (_, index) => `L-${index},Amr Hassan,+201001234567,100,2030-01-01,2030-01-01,2030-02-01,Order ${index}`,
+    );
+    const bytes = inWindows1256(
+      [
+        header.replace('note', 'notes'),
+        ...plain,
+        'L-5000,محمد علي,+201155512345,12.345,2030-01-01,2030-01-01,2030-02-01,x',
+      ].join('\r\n') + '\r\n',
+    );
+    writeFileSync(join(home, 'late.csv'), bytes);
+    const result = await runInProcess(['create', 'single', '--file', 'late.csv', '--dry-run'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n').slice(0, 3)).toEqual([
+      `✖ --file late.csv is not UTF-8 text: line 5002 holds bytes that are not UTF-8 (from byte ${bytes.findIndex((byte) => byte >= 0x80) + 1}); nothing was sent.`,
+      '  header (row 1): column H "notes" is not an invoice field; did you mean note?',
+      '  row 5002, column amount (D): must have at most two decimals',
+    ]);
+  });
+
+  it('says every record is valid read so, when the encoding was all that was wrong', async () => {
+    const home = homeFor(sandbox);
+    writeFileSync(join(home, 'sheet.csv'), rows(header, '12.35', '2030-01-05'));
+    const result = await runInProcess(['create', 'single', '--file', 'sheet.csv', '--dry-run'], { home });
+    expect(result.code).toBe(2);
+    // Where the bytes landed as read, then what the encoding it most likely is in makes of the records.
+    expect(result.stderr).toContain('  rows 2-4: column customer.name (B): holds characters that could not be read');
+    expect(result.stderr).toContain('or pass --encoding windows-1256. Read as Windows-1256, every record is valid.');
   });
 });

@@ -72,7 +72,9 @@ describe('the ledger and many processes', () => {
       if (!released) other.exec('ROLLBACK');
       other.close();
     }
-    expect(await ledgerOf(home)).toHaveLength(31);
+    // The first record of the second file is the invoice the first run created (the same businessReference, amount
+    // and sendingDate: the service said it already held it), so the ledger holds it once.
+    expect(await ledgerOf(home)).toHaveLength(30);
   });
 
   it('opens whole after a run is killed with SIGKILL, and the journal brings in what the run had not recorded', async () => {

@@ -148,7 +148,8 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     const rows = sheet?.getSheetValues().slice(1) as unknown[][];
     expect(rows).toHaveLength(22);
     const header = rows[0] as unknown[];
-    const column = (name: string) => header.indexOf(name);
+    // A column of times names their zone: `sentAt (Africa/Cairo)`.
+    const column = (name: string) => header.findIndex((cell) => cell === name || String(cell).startsWith(`${name} (`));
     const last = rows[21] as unknown[];
     expect(last[column('customerName')]).toBe(arabicName);
     // Arabic text is right-aligned and read right to left, as Excel shows it typed into a cell; the rest is not.
@@ -160,6 +161,8 @@ describe('the ledger of the built-in sandbox: a single create, a bulk run of 20 
     expect(last[column('amount')]).toBe(150.75);
     expect(last[column('refundAmount')]).toBe(150.75);
     expect(last[column('sentAt')]).toBeInstanceOf(Date);
+    expect(last[column('sendingDate')]).toBeInstanceOf(Date);
+    expect(last[column('expiryDate')]).toBeInstanceOf(Date);
     expect(sheet?.getRow(22).getCell(column('amount')).numFmt).toBe('#,##0.00');
     expect(sheet?.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
   });

@@ -72,6 +72,22 @@ describe('an amount that differs from its items', () => {
     );
   });
 
+  it('of many records is one line that keeps each record beside its own figures', async () => {
+    const home = homeFor(sandbox);
+    const shirts = [{ ...items[0], price: 70, purchasedQuantity: 2 }];
+    writeNdjson(home, 'java.ndjson', [
+      record(1, { businessReference: 'J-1', amount: 150, items: shirts }),
+      record(2, { businessReference: 'J-2', amount: 140, items: shirts }),
+      record(3, { businessReference: 'J-3', amount: 150, items }),
+    ]);
+    const refused = await runInProcess(['create', 'single', '--file', 'java.ndjson', '--yes'], { home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      "  records 1 (150.00 ≠ 140.00), 3 (150.00 ≠ 281.10): amount: differs from the items' total: --keep-amount sends the amount as given, --amount-from-items the items' total\n",
+    );
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('sends the items total with --amount-from-items, and says so', async () => {
     const home = homeFor(sandbox);
     writeNdjson(home, 'java.ndjson', [record(1, { businessReference: 'J-2', amount: 150, items })]);
@@ -170,6 +186,31 @@ describe('one run tells the whole truth', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /held back for its dates alone: fix it first .*only as an exception, --allow-expired/,
+    );
+  });
+});
+
+describe('records sent with --allow-expired', () => {
+  it('are one line that says they were sent, each expiry beside its record', async () => {
+    // The expiries below are the ends of UTC's days.
+    const home = homeFor(sandbox, { timeZone: 'UTC' });
+    const expired = (index: number, expiryDate: string) =>
+      record(index, {
+        businessReference: `X-${index}`,
+        sendingDate: '2022-01-01',
+        releaseDate: '2022-01-01',
+        expiryDate,
+      });
+    writeNdjson(home, 'expired.ndjson', [expired(1, '2022-02-01'), expired(2, '2022-03-01')]);
+    const result = await runInProcess(
+      ['create', 'single', '--file', 'expired.ndjson', '--dry-run', '--allow-expired'],
+      {
+        home,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '  records 1 (2022-02-01T23:59:59.999Z), 2 (2022-03-01T23:59:59.999Z): expiryDate: has already passed: the customer could not pay it; sent (--allow-expired)\n',
     );
   });
 });

@@ -201,7 +201,8 @@ describe('a file held by another process', () => {
     const options = { description: 'The test file', application: 7, version: 1, migrate: () => {}, busyTimeoutMs: 50 };
     (await openLocalDatabase(file, options)).close();
     const holder = new DatabaseSync(file);
-    holder.exec('BEGIN EXCLUSIVE');
+    // A write-ahead log lets readers in while another process writes: held in exclusive locking mode, none gets in.
+    holder.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE');
     try {
       const refusal = await openLocalDatabase(file, options).catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(LocalFileError);

@@ -6,7 +6,7 @@ import { invoiceFromFlags } from '../../input/invoice-flags.js';
 import { countOf } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import type { Session } from '../../session.js';
-import { bulkRunOf } from '../shared/bulk-flags.js';
+import { bulkRunOf, merchantWordOf } from '../shared/bulk-flags.js';
 import { runBulkCommand, type BulkRunSettings } from '../shared/bulk-run.js';
 import { amountChoiceOf, type CreateOptions } from './flags.js';
 
@@ -18,6 +18,8 @@ export interface BulkCreate {
   checks: Omit<Parameters<typeof invoiceKind>[0], 'droppedFields' | 'dayRead'>;
   /** `--drop-unknown-fields`. */
   dropUnknownFields: boolean;
+  /** `--mark-created` and `--mark-not-created`: the merchant's word on records of the journal, by their rows. */
+  settle?: { done: readonly string[]; notDone: readonly string[] };
   /** `--yes`: no question before sending. */
   yes: boolean;
 }
@@ -50,8 +52,14 @@ export function bulkCreateOf(kind: InvoiceKind, options: CreateOptions, profile:
       amountChoice: amountChoiceOf(options),
       strict: options.strict ?? profile.strict,
       referencePrefix: options.referencePrefix,
+      fixMobiles: Boolean(options.fixMobiles),
     },
     dropUnknownFields: Boolean(options.dropUnknownFields),
+    settle: merchantWordOf(options.markCreated, options.markNotCreated, {
+      done: '--mark-created',
+      notDone: '--mark-not-created',
+      what: 'Row',
+    }),
     yes: Boolean(options.yes),
   };
 }
@@ -77,6 +85,7 @@ export async function createInvoicesInBulk(
         session.terminal.warn(`Dropped fields the spec does not list: ${named.join(', ')}.`);
       },
       confirm: (plan) => confirm(run, plan, session, context),
+      settle: run.settle,
       whatNext,
     },
     run.settings,
@@ -105,7 +114,9 @@ function whatNext(unfinished: readonly RecordResult[]): string {
       ? 'Run the same command again for the uncertain ones with a businessReference: the service refuses a duplicate of them.'
       : undefined,
     unfinished.some((result) => result.status === 'uncertain' && result.businessReference === undefined)
-      ? 'Look up the uncertain ones without a businessReference in the service; --resend-uncertain sends them again (a duplicate if they exist).'
+      ? 'Look up the uncertain ones without a businessReference in the merchant dashboard, then say what you found: ' +
+        '--mark-created ROW if it was created (never sent again), --mark-not-created ROW to let a rerun send it ' +
+        '(--resend-uncertain sends every one again, a duplicate if it exists).'
       : undefined,
     has('invalid') ? 'Fix the invalid ones and run the same command again.' : undefined,
     has('changed')

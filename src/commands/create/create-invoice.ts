@@ -15,7 +15,7 @@ import { countOf, formatAmount, toJson } from '../../output/format.js';
 import { renderInvoicePreview, withCurrency } from '../../output/invoice-preview.js';
 import { sendOnce } from '../../output/outcome.js';
 import { dateProblems, wireDates } from '../../schemas/invoice-dates.js';
-import { contactWarnings } from '../../schemas/contact-warnings.js';
+import { contactWarnings, withFixedMobile } from '../../schemas/contact-warnings.js';
 import { withoutUnknownFields } from '../../schemas/unknown-fields.js';
 import { normalizeDate, withDateForms } from '../../input/dates.js';
 import { utcInstant } from '../../schemas/calendar.js';
@@ -77,6 +77,8 @@ export async function createOneInvoice(
   const keepTyped = (answers: Raw) => (typed = answers);
   try {
     const checked = await checkAndAsk(run, raw, gathered.flagIssues, keepTyped, amountFromItems);
+    // A number typed at a prompt is fixed as one from the flags or the file is.
+    if (checked.asked) checked.invoice = withMobileFixed(run, checked.invoice);
     if (typed) typed = checked.invoice;
     if (amountFromItems && !checked.asked) {
       run.terminal.info(
@@ -127,7 +129,18 @@ function gather(run: CreateRun, file: unknown): { raw: Raw; flagIssues: FieldIss
     dayRead: run.zone.dayRead,
   });
   run.sources = { flags: fromFlags.invoice, file: fileObject };
-  return { raw, flagIssues: fromFlags.issues };
+  return { raw: withMobileFixed(run, raw), flagIssues: fromFlags.issues };
+}
+
+/** With --fix-mobiles, the mobile number as its warning suggests, the change told as a warning naming its source. */
+function withMobileFixed<T extends Raw>(run: CreateRun, invoice: T): T {
+  if (!run.options.fixMobiles) return invoice;
+  const { invoice: fixed, fixed: change } = withFixedMobile(invoice);
+  if (change) {
+    const named = withSourceName(change, run.sources);
+    run.terminal.warn(`${named.path}: ${named.message}.`);
+  }
+  return fixed;
 }
 
 /** Resolve the amount: with items and no amount, the amount is the items' total. */

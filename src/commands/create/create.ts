@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { readInvoiceFile } from '../../sheet/index.js';
-import { bulkFlagsGiven, csvFlagsGiven } from '../shared/bulk-flags.js';
+import { bulkFlagsGiven, csvFlagsGiven, sheetsOfFlag } from '../shared/bulk-flags.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 import { openSession } from '../../session.js';
 import type { CreateOptions } from './flags.js';
@@ -29,17 +29,8 @@ export async function createInvoices(
   const input = options.file
     ? await readInvoiceFile(options.file, context, options.format, options.encoding)
     : undefined;
-  const csvOnly = csvFlagsGiven(options, input?.kind === 'many' ? input.format : undefined);
-  if (csvOnly.includes('--sheet')) {
-    throw new UsageError('--sheet applies only to an .xlsx --file; nothing was sent.', {
-      hint: 'A file ending in .xlsx is read as a workbook, and --format xlsx reads any --file as one.',
-    });
-  }
-  if (csvOnly.length > 0) {
-    throw new UsageError(`${csvOnly.join(', ')} ${applies(csvOnly)} only to a CSV --file; nothing was sent.`, {
-      hint: 'A file ending in .csv is read as CSV, and --format csv reads any --file (or stdin) as CSV.',
-    });
-  }
+  const misplaced = csvFlagsGiven(options, input?.kind === 'many' ? input.format : undefined);
+  if (misplaced.length > 0) throw misplacedSheetFlags(misplaced);
   if (input?.kind === 'many') {
     const { bulkCreateOf, createInvoicesInBulk } = await import('./bulk.js');
     return createInvoicesInBulk(bulkCreateOf(kind, options, session.profile), session, input, context);
@@ -55,6 +46,30 @@ export async function createInvoices(
   }
   const { createOneInvoice } = await import('./create-invoice.js');
   return createOneInvoice(kind, options, session, input?.value, context);
+}
+
+/** The refusal of flags of reading a sheet given for a file they do not apply to, in the words of the sheets they do. */
+function misplacedSheetFlags(flags: string[]): UsageError {
+  const only = (sheet: string) => flags.filter((flag) => sheetsOfFlag(flag).join() === sheet);
+  if (only('xlsx').length > 0) {
+    return new UsageError(
+      `${only('xlsx').join(', ')} ${applies(only('xlsx'))} only to an .xlsx --file; nothing was sent.`,
+      {
+        hint: 'A file ending in .xlsx is read as a workbook, and --format xlsx reads any --file as one.',
+      },
+    );
+  }
+  if (only('csv').length > 0) {
+    return new UsageError(`${only('csv').join(', ')} ${applies(only('csv'))} only to a CSV --file; nothing was sent.`, {
+      hint: 'A file ending in .csv is read as CSV, and --format csv reads any --file (or stdin) as CSV.',
+    });
+  }
+  return new UsageError(
+    `${flags.join(', ')} ${applies(flags)} only to a sheet, a CSV or .xlsx --file; nothing was sent.`,
+    {
+      hint: 'A file ending in .csv or .xlsx is read as a sheet, and --format csv (or xlsx) reads any --file as one.',
+    },
+  );
 }
 
 function applies(flags: string[]): string {

@@ -53,6 +53,8 @@ export function declareCreate(create: ReturnType<typeof declareCreateGroup>, kin
     .addOption(bulkFlag.report(bulkGroup))
     .addOption(bulkFlag.referencePrefix(bulkGroup))
     .addOption(bulkFlag.resendUncertain(bulkGroup))
+    .addOption(bulkFlag.markCreated(bulkGroup))
+    .addOption(bulkFlag.markNotCreated(bulkGroup))
     .addOption(bulkFlag.skipInvalid(bulkGroup))
     .addOption(bulkFlag.allowExpired(bulkGroup))
     .addOption(bulkFlag.shard(bulkGroup))
@@ -80,6 +82,10 @@ export function declareCreate(create: ReturnType<typeof declareCreateGroup>, kin
       ),
     )
     .option('--amount-from-items', "send the items' total instead of an amount that differs from it")
+    .option(
+      '--fix-mobiles',
+      'send a mobile as its warning suggests: a leading 0 a spreadsheet dropped, +20 without its + or as 0020 (each change told)',
+    )
     .option(
       '--strict',
       'refuse what has a warning (a mobile that is not an Egyptian mobile, an e-mail on an SMS invoice, a record without a businessReference)',

@@ -4,7 +4,8 @@ import { PassThrough, type Writable } from 'node:stream';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeProblem } from '../../input/json-file.js';
-import { exportColumns, exportRow, type ExportValue } from '../../ledger/export-rows.js';
+import { exportColumns, exportRow, isInstantColumn, type ExportValue } from '../../ledger/export-rows.js';
+import { csvCell } from '../../csv-writer.js';
 import type { LedgerInvoice, LedgerRefund } from '../../ledger/ledger.js';
 import { wallClockIn } from '../../schemas/time-zone.js';
 import { WorkbookStream, type WorkbookColumn, type WorkbookValue } from '../../workbook-writer.js';
@@ -17,10 +18,11 @@ import { emptyLedgerNote, filterOf, readLedger } from './ledger-of.js';
 
 /**
  * `einvoice invoices export`: one row per invoice of the ledger with its refund's columns, streamed to stdout or a
- * private file. CSV as Excel opens it: UTF-8 with a byte order mark (Arabic intact), CRLF line ends.
+ * private file. CSV as Excel opens it: UTF-8 with a byte order mark (Arabic intact), CRLF line ends, times in the
+ * profile's time zone, which the header names; a workbook with typed cells; NDJSON with instants in UTC.
  */
 export async function exportInvoices(options: ExportOptions, context: CommandContext): Promise<void> {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   if (options.format === 'xlsx' && !options.output && context.stdout.isTTY) {
     throw new UsageError('A workbook is not text to show in a terminal: nothing was written.', {
       hint: 'Give it a file: einvoice invoices export --format xlsx --output invoices.xlsx (or pipe it).',
@@ -41,16 +43,20 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
   const ended = sink ? once(sink, handle ? 'close' : 'end') : undefined;
   if (!handle && sink) sink.pipe(context.stdout, { end: false });
   let count = 0;
+  const { timeZone } = session.profile;
   try {
-    if (workbook && sink) count = await writeWorkbook(sink, ledger?.each(filter) ?? [], session.profile.timeZone);
+    if (workbook && sink) count = await writeWorkbook(sink, ledger?.each(filter) ?? [], timeZone);
     else {
       const rows = function* (): Generator<string> {
-        if (options.format === 'csv') yield `\uFEFF${exportColumns.join(',')}\r`;
+        if (options.format === 'csv')
+          yield `\uFEFF${headers(timeZone)
+            .map((header) => csvCell(header))
+            .join(',')}\r`;
         for (const { invoice, refund } of ledger?.each(filter) ?? []) {
           const row = exportRow(invoice, refund);
           count += 1;
           yield options.format === 'csv'
-            ? `${exportColumns.map((column) => csvCell(row[column])).join(',')}\r`
+            ? `${exportColumns.map((column) => csvValue(row[column], timeZone)).join(',')}\r`
             : JSON.stringify(Object.fromEntries(exportColumns.map((column) => [column, jsonValue(row[column])])));
         }
       };
@@ -69,16 +75,29 @@ export async function exportInvoices(options: ExportOptions, context: CommandCon
     );
 }
 
-/** The workbook's columns: amounts as numbers with two decimals, instants as date-times in the merchant's zone. */
-const workbookColumns: WorkbookColumn[] = exportColumns.map((header) => ({
-  header,
-  type:
-    header === 'amount' || header === 'refundAmount'
-      ? 'amount'
-      : header === 'sentAt' || header === 'refundedAt'
-        ? 'date-time'
-        : 'text',
-}));
+/** The columns' headers in a sheet: each column of times names the zone they are of (`sentAt (Africa/Cairo)`). */
+function headers(timeZone: string): string[] {
+  return exportColumns.map((column) => (isInstantColumn(column) ? `${column} (${timeZone})` : column));
+}
+
+/**
+ * The workbook's columns: amounts as numbers with two decimals, days as dates, instants as date-times in the
+ * merchant's zone (which the header names).
+ */
+function workbookColumns(timeZone: string): WorkbookColumn[] {
+  const names = headers(timeZone);
+  return exportColumns.map((column, index) => ({
+    header: names[index] as string,
+    type:
+      column === 'amount' || column === 'refundAmount'
+        ? 'amount'
+        : isInstantColumn(column)
+          ? 'date-time'
+          : column === 'sendingDate'
+            ? 'date'
+            : 'text',
+  }));
+}
 
 /** Writes the rows as one worksheet on `stream` and ends it; the number of rows. */
 async function writeWorkbook(
@@ -86,7 +105,7 @@ async function writeWorkbook(
   entries: Iterable<{ invoice: LedgerInvoice; refund?: LedgerRefund }>,
   timeZone: string,
 ): Promise<number> {
-  const workbook = WorkbookStream.start(stream, { name: 'Invoices', columns: workbookColumns });
+  const workbook = WorkbookStream.start(stream, { name: 'Invoices', columns: workbookColumns(timeZone) });
   let count = 0;
   for (const { invoice, refund } of entries) {
     const row = exportRow(invoice, refund);
@@ -105,13 +124,20 @@ function workbookValue(value: ExportValue, timeZone: string): WorkbookValue {
   return value.value;
 }
 
-/** A CSV cell: quoted when it holds a comma, a quote or a line end. */
-function csvCell(value: ExportValue): string {
-  if (value.type === 'empty') return '';
-  let text = value.value;
-  // Text a spreadsheet would run as a formula is kept as text; + and - begin mobiles and amounts, and stay.
-  if (value.type === 'text' && /^[=@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/** A CSV cell: an instant as the wall clock of the merchant's zone (`2026-11-28 12:44:13`), which a sheet reads as a date-time. */
+function csvValue(value: ExportValue, timeZone: string): string {
+  switch (value.type) {
+    case 'empty':
+      return '';
+    case 'amount':
+      return csvCell(value.value, 'number');
+    case 'instant': {
+      const wall = wallClockIn(new Date(value.value), timeZone).toISOString();
+      return csvCell(`${wall.slice(0, 10)} ${wall.slice(11, 19)}`);
+    }
+    default:
+      return csvCell(value.value);
+  }
 }
 
 function jsonValue(value: ExportValue): string | null {

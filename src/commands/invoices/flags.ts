@@ -5,7 +5,7 @@ import type { OptionsOf, Root } from '../root.js';
 // `einvoice invoices list|show|export|import|forget`: the merchant's ledger of what einvoice sent from this machine
 // (or imported from journals), not the service's list, which its interface does not offer.
 
-const statuses = ['created', 'uncertain', 'refused', 'refunded', 'refund-uncertain'] as const;
+const statuses = ['created', 'uncertain', 'refused', 'not-created', 'refunded', 'refund-uncertain'] as const;
 
 const whatItIs =
   "What einvoice sent from this machine (and journals imported into it), per environment: not the service's list " +
@@ -14,8 +14,8 @@ const whatItIs =
 /** The flags that choose which invoices of the ledger a command works on. */
 function withFilters<A extends unknown[], O extends OptionValues, G extends OptionValues>(command: Command<A, O, G>) {
   return command
-    .option('--since <date>', 'sent on or after this day (YYYY-MM-DD in your time zone, or an ISO instant)')
-    .option('--until <date>', 'sent on or before this day (YYYY-MM-DD in your time zone, or an ISO instant)')
+    .option('--since <date>', 'sent on or after this day (YYYY-MM-DD or -7d in your time zone, or an ISO instant)')
+    .option('--until <date>', 'sent on or before this day (YYYY-MM-DD or -1d in your time zone, or an ISO instant)')
     .option('--ref <businessReference>', 'with this businessReference')
     .option('--customer <text>', "whose customer's name contains this text, or whose mobile does")
     .addOption(new Option('--status <status>', 'in this state').choices(statuses))
@@ -40,15 +40,27 @@ export function declareInvoices(root: Root) {
     .option('--ndjson', 'one JSON object per line on stdout')
     .addHelpText(
       'after',
-      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices list\n  $ einvoice invoices list --ref ORDER-1043\n  $ einvoice invoices list --status uncertain --json\n  $ einvoice invoices list --customer "Amr" --since 2026-11-01 --until 2026-11-30 --all`,
+      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices list\n  $ einvoice invoices list --since -7d\n  $ einvoice invoices list --ref ORDER-1043\n  $ einvoice invoices list --status uncertain --json\n  $ einvoice invoices list --customer "Amr" --since 2026-11-01 --until 2026-11-30 --all`,
     );
   const show = invoices
     .command('show')
-    .description('the invoice as sent, its refunds and where it came from')
-    .argument('<numberOrReference>', 'its invoice number, or its businessReference')
+    .description('the invoice as sent, its refunds, where it came from and every request that met it')
+    .argument('<id>', 'its id in the ledger (L12, as list shows it), its invoice number, or its businessReference')
     .addHelpText(
       'after',
-      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices show 1000123\n  $ einvoice invoices show ORDER-1043 --json`,
+      `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices show 1000123\n  $ einvoice invoices show L12\n  $ einvoice invoices show ORDER-1043 --json`,
+    );
+  const settle = invoices
+    .command('settle')
+    .description('record what you found of an invoice or refund whose outcome is unknown (uncertain)')
+    .argument('<id>', 'the invoice: its id in the ledger (L12), its number, or its businessReference')
+    .option('--created', 'the invoice was created (you found it in the merchant dashboard)')
+    .option('--not-created', 'the invoice was not created')
+    .option('--refunded', "the invoice's uncertain refund was made")
+    .option('--not-refunded', "the invoice's uncertain refund was not made")
+    .addHelpText(
+      'after',
+      "\nThe ledger keeps your word, and a later word replaces it. A bulk run's journal keeps its own: a rerun of its file takes --mark-created ROW (create) or --mark-refunded INVOICE (refund).\n\nExamples:\n  $ einvoice invoices settle L12 --created\n  $ einvoice invoices settle 1000123 --not-refunded",
     );
   const exported = withFilters(
     invoices.command('export').description('every invoice sent from this machine, one row each with its refund'),
@@ -69,22 +81,23 @@ export function declareInvoices(root: Root) {
     .argument('<journal...>', 'journal files of bulk runs (.einvoice-journal/*.ndjson)')
     .addHelpText(
       'after',
-      '\nEach journal goes into the ledger of the environment it names. Importing one again adds nothing twice.\n\nExamples:\n  $ einvoice invoices import artifacts/*/journal*.ndjson\n  $ einvoice invoices import invoices.csv.staging.journal.ndjson --env staging',
+      '\nEach journal goes into the ledger of the environment it names (with --env, each must name that one). Importing one again adds nothing twice.\n\nExamples:\n  $ einvoice invoices import artifacts/*/journal*.ndjson\n  $ einvoice invoices import invoices.csv.staging.journal.ndjson --env staging',
     );
   const forget = invoices
     .command('forget')
     .description("remove from the ledger what was sent before a day (customers' data is not kept for ever)")
-    .requiredOption('--before <date>', 'remove what was sent before this day (YYYY-MM-DD in your time zone)')
+    .requiredOption('--before <date>', 'remove what was sent before this day (YYYY-MM-DD or -1m in your time zone)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ einvoice invoices forget --before 2025-01-01\n  $ einvoice invoices forget --before 2026-01-01 --env production',
     );
-  return { list, show, exported, imported, forget };
+  return { list, show, settle, exported, imported, forget };
 }
 
 type Declared = ReturnType<typeof declareInvoices>;
 export type ListOptions = OptionsOf<Declared['list']>;
 export type ShowOptions = OptionsOf<Declared['show']>;
+export type SettleOptions = OptionsOf<Declared['settle']>;
 export type ExportOptions = OptionsOf<Declared['exported']>;
 export type ImportOptions = OptionsOf<Declared['imported']>;
 export type ForgetOptions = OptionsOf<Declared['forget']>;

@@ -7,7 +7,7 @@ import { instantOf, readLedger } from './ledger-of.js';
 
 /** `einvoice invoices forget --before DATE`: removes from the ledger what was sent before that day, for good. */
 export async function forgetInvoices(options: ForgetOptions, context: CommandContext): Promise<void> {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const { profile, zone } = session;
   const before = instantOf('--before', options.before, { timeZone: profile.timeZone, dayRead: zone.dayRead }, 'start');
   await zone.tell();

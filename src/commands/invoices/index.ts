@@ -2,7 +2,7 @@ import type { CommandContext } from '../../context.js';
 import type { Root } from '../root.js';
 import { declareInvoices } from './flags.js';
 
-/** Adds `einvoice invoices list|show|export|import|forget`; each verb is imported only when it runs. */
+/** Adds `einvoice invoices list|show|settle|export|import|forget`; each verb is imported only when it runs. */
 export function addInvoicesCommands(root: Root, context: CommandContext): void {
   const invoices = declareInvoices(root);
   invoices.list.action(async (_options, command) => {
@@ -10,6 +10,9 @@ export function addInvoicesCommands(root: Root, context: CommandContext): void {
   });
   invoices.show.action(async (numberOrReference, _options, command) => {
     await (await import('./show.js')).showInvoice(numberOrReference, command.optsWithGlobals(), context);
+  });
+  invoices.settle.action(async (id, _options, command) => {
+    await (await import('./settle.js')).settleInvoice(id, command.optsWithGlobals(), context);
   });
   invoices.exported.action(async (_options, command) => {
     await (await import('./export.js')).exportInvoices(command.optsWithGlobals(), context);

@@ -13,7 +13,7 @@ const terminalLimit = 20;
 
 /** `einvoice invoices list`: the ledger's invoices, newest first, as a table, JSON or NDJSON on stdout. */
 export async function listInvoices(options: ListOptions, context: CommandContext): Promise<void> {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const { terminal, profile } = session;
   const filter = await filterOf(options, session);
   const limit = options.all ? undefined : (options.limit ?? (context.stdout.isTTY ? terminalLimit : undefined));

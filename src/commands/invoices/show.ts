@@ -1,14 +1,17 @@
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { toJson } from '../../output/format.js';
-import { invoiceJson, refundJson, renderInvoiceShown, renderRefund } from '../../output/ledger-view.js';
+import { historyJson, invoiceJson, refundJson, renderInvoiceShown, renderRefund } from '../../output/ledger-view.js';
 import { openSession } from '../../session.js';
 import type { ShowOptions } from './flags.js';
 import { emptyLedgerNote, readLedger } from './ledger-of.js';
 
-/** `einvoice invoices show <number or reference>`: each invoice of the ledger it names, as sent, with its refunds. */
+/**
+ * `einvoice invoices show <id, number or reference>`: each invoice of the ledger it names, as sent, with its refunds
+ * and every request that met it.
+ */
 export async function showInvoice(numberOrReference: string, options: ShowOptions, context: CommandContext) {
-  const session = await openSession(options, context);
+  const session = await openSession(options, context, 'ledger');
   const { terminal } = session;
   const ledger = await readLedger(session, context);
   let found;
@@ -31,10 +34,10 @@ export async function showInvoice(numberOrReference: string, options: ShowOption
   }
   if (found.length === 0) {
     throw new UsageError(
-      `No invoice numbered or referenced ${numberOrReference} is in the ledger of ${session.profile.name}.`,
+      `No invoice with the id, number or reference ${numberOrReference} is in the ledger of ${session.profile.name}.`,
       {
         hint: ledger
-          ? 'The ledger holds what einvoice sent from this machine and the journals imported into it: einvoice invoices list shows them; einvoice invoices import JOURNAL brings in the runs of other machines.'
+          ? 'The ledger holds what einvoice sent from this machine and the journals imported into it: einvoice invoices list shows them with their ids; einvoice invoices import JOURNAL brings in the runs of other machines.'
           : emptyLedgerNote(session, context),
       },
     );
@@ -42,10 +45,11 @@ export async function showInvoice(numberOrReference: string, options: ShowOption
   if (terminal.json) {
     terminal.data(
       toJson(
-        found.map(({ invoice, body, refunds }) => ({
+        found.map(({ invoice, body, refunds, history }) => ({
           ...invoiceJson(invoice),
           body,
           refunds: refunds.map(refundJson),
+          history: history.map(historyJson),
         })),
       ),
     );

@@ -9,7 +9,7 @@ import { formatAmount, ungrouped } from '../../schemas/number-text.js';
 import { refundSchema } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import type { Session } from '../../session.js';
-import { bulkRunOf } from '../shared/bulk-flags.js';
+import { bulkRunOf, merchantWordOf } from '../shared/bulk-flags.js';
 import { runBulkCommand, type BulkRunSettings } from '../shared/bulk-run.js';
 import type { RefundOptions } from './flags.js';
 
@@ -20,6 +20,8 @@ export interface BulkRefund {
   pins: { count?: number; totalMinor?: bigint };
   /** `--mark-refunded` and `--mark-not-refunded`: the merchant's word on uncertain refunds of the journal. */
   settle?: { done: readonly string[]; notDone: readonly string[] };
+  /** `--strict` or `--no-strict`: hold back the refunds the ledger warns of (else the profile's `strict`). */
+  strict?: boolean;
   /** `--yes`: no question before sending. */
   yes: boolean;
 }
@@ -42,10 +44,12 @@ export function bulkRefundOf(options: RefundOptions): BulkRefund {
   return {
     settings: bulkRunOf(options),
     pins: { count: options.expectCount, totalMinor: expectedTotal(options.expectTotal) },
-    settle:
-      options.markRefunded || options.markNotRefunded
-        ? { done: options.markRefunded ?? [], notDone: options.markNotRefunded ?? [] }
-        : undefined,
+    settle: merchantWordOf(options.markRefunded, options.markNotRefunded, {
+      done: '--mark-refunded',
+      notDone: '--mark-not-refunded',
+      what: 'Invoice',
+    }),
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
     yes: Boolean(options.yes),
   };
 }
@@ -64,7 +68,12 @@ export async function refundFromFile(
 ): Promise<void> {
   await runBulkCommand(
     {
-      kind: () => refundKind,
+      // Each refund checked against what the ledger holds of its invoice, held back under strict.
+      kind: (ledger) =>
+        refundKind(
+          { strict: run.strict ?? session.profile.strict, timeZone: session.profile.timeZone },
+          ledger ? { ledger } : {},
+        ),
       settle: run.settle,
       afterPlan: (plan) => {
         // A file refused whole (its records invalid, or its bytes not text in its encoding) has nothing to send.

@@ -24,6 +24,11 @@ export function declareRefund(root: Root) {
         new Option('--encoding <name>', 'the encoding --file was saved in (default: UTF-8)').choices(encodingNames),
       )
       .option('-y, --yes', 'do not ask for confirmation')
+      .option(
+        '--strict',
+        'refuse a refund the ledger warns of (more than its invoice holds, an invoice already refunded): nothing is sent',
+      )
+      .option('--no-strict', "send a refund the ledger warns of, with its warning (overrides the profile's strict)")
       .option('--dry-run', 'print the request that would be sent (or check a file of many), send nothing')
       .addOption(
         new Option(

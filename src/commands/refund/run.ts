@@ -14,7 +14,12 @@ import { refundSchema, type Refund } from '../../schemas/refund.js';
 import { validate } from '../../schemas/validate.js';
 import { openSession } from '../../session.js';
 import { bulkFlagsGiven, csvFlagsGiven } from '../shared/bulk-flags.js';
-import { sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../shared/ledger-recording.js';
+import { ledgerFileOf, sentAndRecorded, serviceOf, sourceOfOne, startRecording } from '../shared/ledger-recording.js';
+import { refundStandingIssues } from '../../schemas/refund-standing.js';
+import { Ledger } from '../../ledger/ledger.js';
+import { toMinorUnits } from '../../schemas/money.js';
+import { inGithubActions, workflowCommand } from '../../output/github-actions.js';
+import type { Session } from '../../session.js';
 
 /** The flag that sets each refund field, for messages. */
 const flagOf: Record<string, string> = { amount: '--amount', reason: '--reason', orderReferenceNumber: '--order-ref' };
@@ -94,6 +99,8 @@ export async function refund(options: RefundOptions, context: CommandContext): P
     });
   }
   const body: Refund = result.data;
+  // What the ledger knows of the invoice, in a dry run too: a refund above its amount, of an invoice refunded.
+  await checkAgainstLedger(invoiceNumber, body, options, session, context);
 
   if (options.dryRun) {
     const baseUrl = profile.baseUrl?.replace(/\/$/, '') ?? embeddedSandboxLabel;
@@ -146,6 +153,47 @@ export async function refund(options: RefundOptions, context: CommandContext): P
   // A refund makes no new number: without --json, stdout has nothing a script needs, and the sentence is stderr's.
   if (terminal.json) terminal.data(toJson({ invoiceNumber, refunded: true, amount: body.amount }));
   else terminal.success(`Refunded ${formatAmount(body.amount)} of invoice ${invoiceNumber} (${profile.name}).`);
+}
+
+/**
+ * Warns of a refund the ledger says is wrong (more than the invoice holds, an invoice already refunded, an earlier
+ * refund refused or of unknown outcome); under --strict (or the profile's strict) it is refused, nothing sent. A
+ * ledger that cannot be read checks nothing: the refund is recorded, or told it could not be, after it is sent.
+ */
+async function checkAgainstLedger(
+  invoiceNumber: string,
+  body: Refund,
+  options: RefundOptions,
+  session: Session,
+  context: CommandContext,
+): Promise<void> {
+  const file = ledgerFileOf(session, options, context);
+  const ledger = file ? await Ledger.open(file, { create: false }).catch(() => undefined) : undefined;
+  if (!ledger) return;
+  let issues;
+  try {
+    const scope = ledger.currentScope(serviceOf(session, context));
+    issues = refundStandingIssues(
+      { invoiceNumber, amountMinor: toMinorUnits(body.amount) },
+      ledger.standing(scope, invoiceNumber),
+      session.profile.timeZone,
+    );
+  } finally {
+    ledger.close();
+  }
+  if (issues.length === 0) return;
+  if (options.strict ?? session.profile.strict) {
+    throw new UsageError(`The ledger warns of the refund of invoice ${invoiceNumber}; nothing was sent (--strict).`, {
+      issues,
+      hint: 'Check the invoice in the merchant dashboard; pass --no-strict to send the refund with its warnings.',
+    });
+  }
+  for (const issue of issues) {
+    const text = `${issue.path}: ${issue.message}.`;
+    session.terminal.warn(text);
+    if (inGithubActions(context.env))
+      context.stderr.write(`${workflowCommand('warning', { title: 'einvoice refund' }, text)}\n`);
+  }
 }
 
 async function confirm(

@@ -3,6 +3,7 @@ import type { Shard } from '../../bulk/index.js';
 import { defaultMaxRetryAfterSeconds } from '../../context.js';
 import { repeatable, wholeNumberFlag } from '../../input/flag-parsers.js';
 import type { BulkRunSettings } from './bulk-run.js';
+import { UsageError } from '../../errors.js';
 
 // The flags of a run over a file of many records and of reading a sheet, as commander reads them: each command that
 // offers them adds those it offers to its declaration (its flags.ts), so commander infers their types. Loaded with
@@ -70,7 +71,51 @@ export const bulkFlag = {
     new Option('--quiet', 'no progress display, no note on resuming; the summary and errors still print').helpGroup(
       group,
     ),
+  markCreated: (group: string) =>
+    new Option(
+      '--mark-created <row>',
+      'an uncertain record (its row, or line, as the run lists it) was created (you checked): never send it again (repeatable)',
+    )
+      .argParser(repeatableRow)
+      .helpGroup(group),
+  markNotCreated: (group: string) =>
+    new Option(
+      '--mark-not-created <row>',
+      'an uncertain record (its row, or line, as the run lists it) was not created (you checked): a run sends it again (repeatable)',
+    )
+      .argParser(repeatableRow)
+      .helpGroup(group),
 };
+
+/** Collects the rows a repeatable flag names: each a row (or line) number as a run lists a record. */
+function repeatableRow(value: string, previous: string[] = []): string[] {
+  const row = /^\s*(?:(?:row|line)\s+)?(\d+)\s*$/i.exec(value)?.[1];
+  if (row === undefined || Number(row) < 1) {
+    throw new InvalidArgumentError('must be the row (or line) a run lists a record by, e.g. 4');
+  }
+  return [...previous, String(Number(row))];
+}
+
+/**
+ * The merchant's word on records an earlier run sent, from a pair of repeatable flags (`--mark-refunded` and
+ * `--mark-not-refunded`, `--mark-created` and `--mark-not-created`): one record named by both is refused, naming it,
+ * before anything is opened.
+ */
+export function merchantWordOf(
+  done: readonly string[] | undefined,
+  notDone: readonly string[] | undefined,
+  flags: { done: string; notDone: string; what: string },
+): { done: readonly string[]; notDone: readonly string[] } | undefined {
+  if (!done && !notDone) return undefined;
+  const both = [...new Set((done ?? []).filter((name) => notDone?.includes(name)))];
+  if (both.length > 0) {
+    throw new UsageError(
+      `${flags.what} ${both.join(', ')}: both ${flags.done} and ${flags.notDone} were given for ${both.length === 1 ? 'it' : 'them'}; nothing was sent.`,
+      { hint: `Say one thing of each: ${flags.done} if it was done, ${flags.notDone} if it was not.` },
+    );
+  }
+  return { done: done ?? [], notDone: notDone ?? [] };
+}
 
 /** What `--format` forces the input to be read as. */
 export const inputFormats = ['csv', 'ndjson', 'json', 'xlsx'] as const;
@@ -92,7 +137,10 @@ export const sheetFlag = {
       sheetGroup,
     ),
   dateFormat: () =>
-    new Option('--date-format <format>', 'read dates with slashes as DD/MM/YYYY (never guessed)')
+    new Option(
+      '--date-format <format>',
+      "read dates with slashes as DD/MM/YYYY (never guessed), in a CSV's cells and a workbook's text cells",
+    )
       .choices(['YYYY-MM-DD', 'DD/MM/YYYY'] as const)
       .helpGroup(sheetGroup),
   ignoreColumn: () =>
@@ -122,9 +170,16 @@ export function bulkFlagsGiven(options: object): string[] {
 const sheetsOf: Record<Exclude<keyof typeof sheetFlag, 'format'>, ReadonlyArray<string>> = {
   delimiter: ['csv'],
   sheet: ['xlsx'],
-  dateFormat: ['csv'],
+  dateFormat: ['csv', 'xlsx'],
   ignoreColumn: ['csv', 'xlsx'],
 };
+
+/** The sheets a flag of reading one applies to, by its name (`--delimiter`: `csv`); none for another flag. */
+export function sheetsOfFlag(flag: string): ReadonlyArray<string> {
+  const { format: _format, ...sheetOnly } = sheetFlag;
+  const found = Object.entries(sheetOnly).find(([, declared]) => declared().long === flag);
+  return found ? sheetsOf[found[0] as keyof typeof sheetsOf] : [];
+}
 
 /** The flags of reading a sheet given that do not apply to an input of `format` (all of them for no sheet). */
 export function csvFlagsGiven(options: object, format?: string): string[] {

@@ -2,6 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { BatchSummary, RecordResults } from '../../bulk/index.js';
 import type { CommandContext } from '../../context.js';
+import { wordsFor } from '../../output/action-inputs.js';
 import { countOf } from '../../output/format.js';
 import { group, recordAnnotations, stepSummary, workflowCommand } from '../../output/github-actions.js';
 
@@ -31,9 +32,13 @@ export async function reportToGithub(run: GithubRun, context: CommandContext): P
     relative(env.GITHUB_WORKSPACE || cwd, absolutePath)
       .split('\\')
       .join('/');
+  // Where the Action runs einvoice, what to change is named as the workflow sets it: its inputs.
+  const words = wordsFor(env);
   const annotations = [
-    ...(run.runWarnings ?? []).map((warning) => workflowCommand('warning', { file, title: 'einvoice' }, warning)),
-    ...recordAnnotations(run.results, { file, numbered: run.numbered }),
+    ...(run.runWarnings ?? []).map((warning) =>
+      workflowCommand('warning', { file, title: 'einvoice' }, words(warning)),
+    ),
+    ...recordAnnotations(run.results, { file, numbered: run.numbered, words }),
   ];
   if (annotations.length > 0) {
     context.stderr.write(`${group(`einvoice: ${countOf(annotations.length, 'finding')} to look at`, annotations)}\n`);
@@ -41,7 +46,7 @@ export async function reportToGithub(run: GithubRun, context: CommandContext): P
   if (env.GITHUB_STEP_SUMMARY) {
     await appendFile(
       env.GITHUB_STEP_SUMMARY,
-      stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next, run.runWarnings),
+      words(stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next, run.runWarnings)),
     );
   }
 }

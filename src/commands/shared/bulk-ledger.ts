@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   type JournalPlace,
   type LedgerLookup,
+  type MerchantWord,
   type Plan,
   type RecordKindName,
+  type RecordMark,
   type SendEntry,
   type SettledRecord,
 } from '../../bulk/index.js';
@@ -13,19 +15,35 @@ import { journalHeader, type JournalHeader } from '../../ledger/journal-import.j
 import { journalRecordKey, ledgerEntryOf } from '../../ledger/sent-records.js';
 import { Ledger } from '../../ledger/ledger.js';
 import type { LedgerRecorder } from '../../ledger/recorder.js';
+import { countOf } from '../../output/format.js';
 import type { Session } from '../../session.js';
 import { ledgerFileOf, serviceOf, startRecording } from './ledger-recording.js';
 
 // A bulk run and the merchant's ledger: each record's outcome recorded as the run learns it (keyed as an import of
-// its journal would key it, so importing the journal later changes nothing), the merchant's word on uncertain
-// refunds, and what the ledger holds from other journals, as answers to the kind's questions.
+// its journal would key it, so importing the journal later changes nothing), the merchant's word on records sent
+// before, and what the ledger holds from other journals, as answers to the kind's questions.
 
 /** What a bulk run needs of the ledger. */
 export interface BulkLedger {
-  /** What the ledger answers the kind as it checks each record (an invoice another journal sent, ...). */
+  /**
+   * What the ledger answers the kind as it checks each record: an invoice another journal sent, what it holds of the
+   * invoice a refund is of.
+   */
   lookup(): LedgerLookup | undefined;
   /** The plan, whose records name their lines, of the kind whose records are recorded. */
   planned(plan: Plan, kind: RecordKindName): void;
+  /** What the plan holds that the ledger does not know of, in words (refunds of invoices sent elsewhere). */
+  planNote(plan: Plan, record: string): string | undefined;
+  /**
+   * The merchant's word as the run journaled it (`marks`), and, for refunds, the word on invoices the journal holds
+   * no sent record of (`unknown`): their refunds the ledger holds from elsewhere.
+   */
+  marked(
+    kind: RecordKindName,
+    marks: readonly RecordMark[],
+    word: MerchantWord,
+    unknown: readonly string[],
+  ): Promise<void>;
   /** Records a record's outcome. */
   settled(entry: SendEntry, outcome: SettledRecord): void;
   /** Writes what is left and closes the ledger. Once only. */
@@ -38,7 +56,6 @@ export async function openBulkLedger(
   options: { ledger?: boolean; dryRun?: boolean },
   context: CommandContext,
   journal: JournalPlace | undefined,
-  settle?: { done: readonly string[]; notDone: readonly string[] },
 ): Promise<BulkLedger | undefined> {
   const file = ledgerFileOf(session, options, context);
   if (!file) return undefined;
@@ -48,15 +65,6 @@ export async function openBulkLedger(
   const recorder = options.dryRun ? undefined : startRecording(session, options, context, repair);
   // A ledger that cannot be read checks nothing: the run goes on, and the recorder says why once.
   const ledger = recorder ? await recorder.ledger() : await Ledger.open(file, { create: false }).catch(() => undefined);
-  // The merchant's word on refunds an earlier run left uncertain, before this run sends any of them again.
-  if (settle) {
-    await recorder?.change((open) => {
-      for (const number of settle.done) open.settleRefunds(number, 'refunded', 'refunded, as the merchant said');
-      for (const number of settle.notDone) {
-        open.settleRefunds(number, 'not-refunded', 'not refunded, as the merchant said');
-      }
-    });
-  }
   const header = journal ? await journalHeader(journal.path).catch(() => undefined) : undefined;
   return new RunLedger({ session, context, journal, recorder, ledger, header });
 }
@@ -77,17 +85,26 @@ interface Batch {
   input?: string;
 }
 
+/** The statuses the merchant's word gives, and how the ledger explains them. */
+const merchantWords = {
+  invoice: { done: 'created', notDone: 'not-created', doneText: 'created', notDoneText: 'not created' },
+  refund: { done: 'refunded', notDone: 'not-refunded', doneText: 'refunded', notDoneText: 'not refunded' },
+} as const;
+
 class RunLedger implements BulkLedger {
   readonly #parts: RunLedgerParts;
+  /** The service every record goes to, as the ledger names it. */
+  readonly #service: string;
   #planned: { plan: Plan; kind: RecordKindName } | undefined;
   #batch: Batch | undefined;
   /** Outcomes heard before the journal's first line (written by this run) was read, and that reading. */
-  #waiting: Array<[SendEntry, SettledRecord, string]> = [];
+  #waiting: Array<[SendEntry, SettledRecord]> = [];
   #reading: Promise<void> | undefined;
   #finished = false;
 
   constructor(parts: RunLedgerParts) {
     this.#parts = parts;
+    this.#service = serviceOf(parts.session, parts.context);
     if (parts.header) this.#batch = { id: parts.header.id, input: parts.header.run.input };
   }
 
@@ -98,10 +115,15 @@ class RunLedger implements BulkLedger {
     const run = this.#batch?.id;
     // Only an invoice sent without a businessReference has a content key: a ledger without one is not asked again.
     let holdsContentKeys: boolean | undefined;
+    const scope = this.#scope(ledger);
     return {
       sameContent: (contentKey) => {
         holdsContentKeys ??= ledger.holdsContentKeys();
         return holdsContentKeys ? ledger.sameContent(contentKey, run) : undefined;
+      },
+      refundStanding: (invoiceNumber) => {
+        const standing = ledger.standing(scope, invoiceNumber);
+        return { ...standing, refunds: standing.refunds.filter((refund) => run === undefined || refund.run !== run) };
       },
     };
   }
@@ -110,11 +132,62 @@ class RunLedger implements BulkLedger {
     this.#planned = { plan, kind };
   }
 
+  planNote(plan: Plan, record: string): string | undefined {
+    const { ledger } = this.#parts;
+    if (!ledger) return undefined;
+    const scope = this.#scope(ledger);
+    // Only a kind whose records name the invoice they are of (a refund) has an invoice number before sending.
+    let count = 0;
+    for (const result of plan.results.withStatus('pending')) {
+      if (result.invoiceNumber !== undefined && !ledger.standing(scope, result.invoiceNumber).invoice) count += 1;
+    }
+    if (count === 0) return undefined;
+    return (
+      `${countOf(count, record)} ${count === 1 ? 'is' : 'are'} of ${count === 1 ? 'an invoice' : 'invoices'} this ` +
+      'machine did not send (the ledger does not hold them: made in the merchant dashboard or on another machine); ' +
+      'they are sent as the others.'
+    );
+  }
+
+  async marked(
+    kind: RecordKindName,
+    marks: readonly RecordMark[],
+    word: MerchantWord,
+    unknown: readonly string[],
+  ): Promise<void> {
+    const { recorder } = this.#parts;
+    const batch = this.#batch;
+    const type = kind === 'refund' ? 'refund' : 'invoice';
+    const words = merchantWords[type];
+    await recorder?.change((ledger) => {
+      // The journal held the records, so it has its first line: the batch the ledger keys them by.
+      if (batch) {
+        ledger.mark(
+          marks.map(({ key, done }) => ({
+            type,
+            key: journalRecordKey(batch.id, key),
+            status: done ? words.done : words.notDone,
+            decided: `${done ? words.doneText : words.notDoneText}, as the merchant said`,
+          })),
+          marks[0]?.at ?? new Date().toISOString(),
+        );
+      }
+      if (type !== 'refund' || unknown.length === 0) return;
+      // A refund of the invoice sent otherwise (another journal, one `einvoice refund`) is the one the word is of.
+      const scope = this.#scope(ledger);
+      const at = new Date().toISOString();
+      for (const number of unknown) {
+        const done = word.done.includes(number);
+        const status = done ? 'refunded' : 'not-refunded';
+        ledger.markRefundsOf(scope, number, status, `${done ? 'refunded' : 'not refunded'}, as the merchant said`, at);
+      }
+    });
+  }
+
   settled(entry: SendEntry, outcome: SettledRecord): void {
     if (!this.#parts.recorder) return;
-    const sentAt = new Date().toISOString();
-    if (this.#batch) return this.#add(entry, outcome, sentAt, this.#batch);
-    this.#waiting.push([entry, outcome, sentAt]);
+    if (this.#batch) return this.#add(entry, outcome, this.#batch);
+    this.#waiting.push([entry, outcome]);
     // The journal's first line is on disk before the first request: it names the batch on every machine.
     const journal = this.#parts.journal;
     this.#reading ??= (journal ? journalHeader(journal.path) : Promise.resolve(undefined))
@@ -123,7 +196,7 @@ class RunLedger implements BulkLedger {
         // Without a journal to name the batch, its records are keyed by this run alone.
         const batch = header ? { id: header.id, input: header.run.input } : { id: `run-${randomUUID()}` };
         this.#batch = batch;
-        for (const [waiting, settled, at] of this.#waiting.splice(0)) this.#add(waiting, settled, at, batch);
+        for (const [waiting, settled] of this.#waiting.splice(0)) this.#add(waiting, settled, batch);
       });
   }
 
@@ -136,12 +209,17 @@ class RunLedger implements BulkLedger {
     await recorder.finish();
   }
 
-  #add(entry: SendEntry, outcome: SettledRecord, sentAt: string, batch: Batch): void {
-    const ledgerEntry = this.#entryOf(entry, outcome, sentAt, batch);
+  /** The numbering the service's invoices are in now. */
+  #scope(ledger: Ledger): string {
+    return ledger.currentScope(this.#service);
+  }
+
+  #add(entry: SendEntry, outcome: SettledRecord, batch: Batch): void {
+    const ledgerEntry = this.#entryOf(entry, outcome, batch);
     if (ledgerEntry) this.#parts.recorder?.add(ledgerEntry);
   }
 
-  #entryOf(entry: SendEntry, outcome: SettledRecord, sentAt: string, batch: Batch): LedgerEntry | undefined {
+  #entryOf(entry: SendEntry, outcome: SettledRecord, batch: Batch): LedgerEntry | undefined {
     const { session, journal } = this.#parts;
     // A failure the service never answered left nothing there; a run records only what it planned.
     if ((outcome.status === 'failed' && outcome.httpStatus === undefined) || !this.#planned) return undefined;
@@ -150,7 +228,7 @@ class RunLedger implements BulkLedger {
     return ledgerEntryOf(this.#planned.kind, {
       common: {
         key: journalRecordKey(batch.id, entry.key),
-        sentAt,
+        sentAt: outcome.sentAt,
         ...(session.profile.currency ? { currency: session.profile.currency } : {}),
         source: {
           via: 'bulk',
@@ -159,7 +237,7 @@ class RunLedger implements BulkLedger {
           journal: journal?.path,
           run: batch.id,
         },
-        service: serviceOf(session, this.#parts.context),
+        service: this.#service,
       },
       recordKey: entry.key,
       body: JSON.parse(entry.bodyJson) as Record<string, unknown>,
@@ -168,6 +246,7 @@ class RunLedger implements BulkLedger {
       error: outcome.error,
       invoiceNumber: outcome.invoiceNumber,
       alreadyExisted: outcome.status === 'already-existed',
+      ...(outcome.sandboxState !== undefined ? { sandboxState: outcome.sandboxState } : {}),
     });
   }
 }

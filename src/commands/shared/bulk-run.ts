@@ -13,19 +13,21 @@ import {
   type RecordResult,
   type SendOutcome,
   type Shard,
+  WrongEncodingError,
 } from '../../bulk/index.js';
 import type { ManyInvoices } from '../../sheet/index.js';
 import { openBulkLedger } from './bulk-ledger.js';
 import { counted, ofRecords, RunEnd, withoutReferenceWarning } from './bulk-end.js';
 import type { CommandContext } from '../../context.js';
 import { UsageError, type FieldIssue } from '../../errors.js';
-import { undecodableMessage } from '../../input/text-encoding.js';
+import { refusedForItsEncoding, withSecondLook } from './bulk-encoding.js';
 import { formatCount } from '../../schemas/number-text.js';
 import { writeProblem } from '../../input/json-file.js';
 import { checkWritable, makePrivateFolder } from '../../private-file.js';
 import type { Session } from '../../session.js';
 import { listedIssues } from '../../output/errors.js';
 import { terminalSafe } from '../../output/safe-text.js';
+import { visible } from '../../schemas/visible-text.js';
 import { groupedFindings } from '../../output/findings.js';
 
 /** A run over a file as its command's flags ask for it, the defaults applied (`bulkRunOf()`). */
@@ -87,11 +89,11 @@ export async function runBulkCommand(
     dryRun,
     environment: target.environment,
   });
-  const ledger = await openBulkLedger(session, settings, context, journal, command.settle);
+  const ledger = await openBulkLedger(session, settings, context, journal);
   try {
     // The kind checks each record with what the ledger holds from other journals (an invoice sent before).
     const kind = command.kind(ledger?.lookup());
-    const run = await planBulk({
+    const request: BulkRequest = {
       kind,
       input,
       sheet: { ...settings.sheet, timeZone: profile.timeZone, dayRead: session.zone.dayRead },
@@ -105,7 +107,12 @@ export async function runBulkCommand(
       // The sandbox's clock when the target is a sandbox whose clock was moved.
       now: await session.now(),
       signal: context.signal,
+    };
+    const run = await planBulk(request).catch(async (error: unknown) => {
+      throw error instanceof WrongEncodingError ? await withSecondLook(request, error, error.found) : error;
     });
+    // The merchant's word, journaled by the plan, is the ledger's too.
+    if (command.settle) await ledger?.marked(kind.sending.name, run.settled.marks, command.settle, run.settled.unknown);
     /** Time spent waiting for the merchant's answer to the question: not the run's. */
     let answeringMs = 0;
     let outcome: SendOutcome = { interrupted: false };
@@ -120,13 +127,11 @@ export async function runBulkCommand(
         run.damagedLines > 0
           ? `${counted(run.damagedLines, 'damaged line', 'damaged lines')} of the journal ${journal?.shown} ${run.damagedLines === 1 ? 'was' : 'were'} ignored.`
           : undefined,
-        run.settled.unknown.length > 0
-          ? `${run.settled.unknown.join(', ')}: no record of the journal is uncertain for ${run.settled.unknown.length === 1 ? 'that invoice' : 'those invoices'}; nothing to settle.`
-          : undefined,
+        run.settled.unknown.length > 0 ? nothingToSettle(run.settled.unknown, kind.words, input) : undefined,
       ].filter((warning) => warning !== undefined);
       for (const warning of runWarnings) terminal.warn(warning);
       const { done, notDone } = run.settled;
-      if (done + notDone > 0) terminal.info(settledLine(done, notDone, dryRun));
+      if (done + notDone > 0) terminal.info(settledLine(done, notDone, dryRun, kind.words));
       end = new RunEnd(
         {
           plan,
@@ -150,7 +155,17 @@ export async function runBulkCommand(
         context,
       );
       ledger?.planned(plan, kind.sending.name);
-      const deciding = { settings, session, input, context, end, journal: journal?.shown, words: kind.words };
+      const ledgerNote = ledger?.planNote(plan, kind.words.record);
+      const deciding = {
+        settings,
+        session,
+        request,
+        context,
+        end,
+        journal: journal?.shown,
+        words: kind.words,
+        ledgerNote,
+      };
       if (await decide(plan, command, deciding)) {
         const asked = Date.now();
         await asking(context, () => command.confirm(plan)).catch(tellingRefusal(plan, end, dryRun));
@@ -198,15 +213,26 @@ async function writableReport(
   return { path, given };
 }
 
-/** The merchant's word on uncertain refunds, as the run took it: "... as you said: 1 refunded, 2 not refunded (sent again)." */
-function settledLine(done: number, notDone: number, dryRun: boolean): string {
+/** The merchant's word on records sent before, as the run took it: "... as you said: 1 refunded, 2 not refunded (sent again)." */
+function settledLine(done: number, notDone: number, dryRun: boolean, words: KindWords): string {
+  const made = words.done;
   const parts = [
-    done > 0 ? `${formatCount(done)} refunded` : undefined,
+    done > 0 ? `${formatCount(done)} ${made}` : undefined,
     notDone > 0
-      ? `${formatCount(notDone)} not refunded (${dryRun ? `and send ${notDone === 1 ? 'it' : 'them'} again` : 'sent again'})`
+      ? `${formatCount(notDone)} not ${made} (${dryRun ? `and send ${notDone === 1 ? 'it' : 'them'} again` : 'sent again'})`
       : undefined,
   ].filter((part) => part !== undefined);
   return `${dryRun ? 'A real run would mark, as you said' : 'Marked in the journal, as you said'}: ${parts.join(', ')}.`;
+}
+
+/** The names the merchant's word gave that no record the journal holds as sent has: nothing was settled for them. */
+function nothingToSettle(unknown: readonly string[], words: KindWords, input: ManyInvoices): string {
+  const one = unknown.length === 1;
+  if (words.markedBy === 'invoice') {
+    return `${unknown.join(', ')}: the journal holds no ${words.record} of ${one ? 'that invoice' : 'those invoices'} that was sent; nothing to settle there.`;
+  }
+  const row = input.format === 'csv' || input.format === 'xlsx' ? 'row' : 'line';
+  return `${row} ${unknown.join(', ')}: the journal holds no record of ${one ? `that ${row}` : `those ${row}s`} that was sent; nothing to settle.`;
 }
 
 /**
@@ -237,13 +263,16 @@ async function asking(context: CommandContext, ask: () => Promise<void>): Promis
 interface Deciding {
   settings: BulkRunSettings;
   session: Session;
-  input: ManyInvoices;
+  /** What the run was asked to do: its file, its kind. */
+  request: BulkRequest;
   context: CommandContext;
   end: RunEnd;
   /** The journal as messages name it. */
   journal: string | undefined;
   /** How the run's kind speaks of its records. */
   words: KindWords;
+  /** What the ledger says of the plan (refunds of invoices sent elsewhere). */
+  ledgerNote: string | undefined;
 }
 
 /**
@@ -251,7 +280,8 @@ interface Deciding {
  * announces the run. Resolves true when there is something to send and the command may ask.
  */
 async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Promise<boolean> {
-  const { settings, session, input, context, end } = deciding;
+  const { settings, session, context, end } = deciding;
+  const { input } = deciding.request;
   const { terminal } = session;
   const { dryRun } = settings;
   const { words } = deciding;
@@ -261,6 +291,7 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   } catch (error) {
     return tellingRefusal(plan, end, dryRun)(error);
   }
+  if (deciding.ledgerNote && (plan.issues.length === 0 || settings.skipInvalid)) terminal.info(deciding.ledgerNote);
   if (plan.results.length === 0) {
     terminal.warn(`--file ${input.name} holds no ${words.records}: nothing to send.`);
   }
@@ -271,9 +302,9 @@ async function decide(plan: Plan, command: BulkCommand, deciding: Deciding): Pro
   const undecodable = input.undecodable();
   if (undecodable) {
     plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
-    const { problem, hint } = undecodableMessage(undecodable, `--file ${input.name}`, input.format === 'csv');
-    await end.refused(hint);
-    throw new UsageError(`${problem}; nothing was sent.`, { issues: groupedFindings(plan.issues), hint });
+    const refusal = await refusedForItsEncoding(deciding.request, undecodable, plan.issues);
+    await end.refused(refusal.hint ?? '');
+    throw refusal;
   }
   if (plan.issues.length > 0 && !settings.skipInvalid) {
     plan.results.replaceStatus('pending', dryRun ? 'valid' : 'not-sent');
@@ -350,6 +381,12 @@ function announce(
   }
   if (plan.issues.length > 0) {
     terminal.warn(`Invalid records are skipped (--skip-invalid):\n${listed(groupedFindings(plan.issues))}`);
+  }
+  // What customers will read, for a person to see the file was read in its own encoding (Arabic as typed).
+  if (settings.dryRun && plan.names.length > 0) {
+    const names = plan.names.map((name) => `"${terminalSafe(visible(name))}"`).join(', ');
+    const of = plan.names.length === plan.toSend ? '' : ` (of the ${formatCount(plan.toSend)} records to send)`;
+    terminal.info(`Names as they will be sent: ${names}${of}.`);
   }
 }
 

@@ -7,6 +7,7 @@ import { LedgerRecorder } from '../../ledger/recorder.js';
 import { inGithubActions, workflowCommand } from '../../output/github-actions.js';
 import { targetOf } from '../../bulk/index.js';
 import type { Session } from '../../session.js';
+import type { AnswerFacts } from '../../api/client.js';
 
 // How the commands that send keep the merchant's ledger: where it is, whether it is on, and the one warning a run
 // gives when it cannot be written. Sending never waits on it and never fails for it.
@@ -74,7 +75,8 @@ export async function sentAndRecorded<T>(
   const sentAt = new Date().toISOString();
   try {
     const result = await send();
-    recorder?.add(withKey(entryOf({ status: 'answered', result }), sentAt));
+    const { sandboxState } = (result ?? {}) as AnswerFacts;
+    recorder?.add(withKey(entryOf({ status: 'answered', result }), sentAt, sandboxState));
     return result;
   } catch (error) {
     const answer = answerOf(error);
@@ -88,8 +90,13 @@ export async function sentAndRecorded<T>(
 /** An entry of one request, before its key and instant are given. */
 export type OneEntry = Omit<InvoiceEntry, 'key' | 'sentAt'> | Omit<RefundEntry, 'key' | 'sentAt'>;
 
-function withKey(entry: OneEntry, sentAt: string): InvoiceEntry | RefundEntry {
-  return { ...entry, key: `one:${randomUUID()}`, sentAt } as InvoiceEntry | RefundEntry;
+function withKey(entry: OneEntry, sentAt: string, sandboxState?: string): InvoiceEntry | RefundEntry {
+  return {
+    ...entry,
+    key: `one:${randomUUID()}`,
+    sentAt,
+    ...(sandboxState !== undefined ? { sandboxState } : {}),
+  } as InvoiceEntry | RefundEntry;
 }
 
 /** Where one request came from: the prompts when they asked, else its file, else its flags. */

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { csvField } from '../../bulk/index.js';
+import { csvCell } from '../../csv-writer.js';
 import { toJson } from '../../output/format.js';
 import type { InvoiceKind } from '../../schemas/invoice.js';
 
@@ -115,7 +115,7 @@ export async function printTemplate(
   else if (chosen === 'ndjson') text = `${JSON.stringify(example)}\n`;
   else {
     const columns = templateColumns[kind];
-    const row = columns.map((column) => csvField(valueAt(example, column)));
+    const row = columns.map((column) => csvCell(valueAt(example, column) as string | number | boolean | undefined));
     text = `${columns.join(',')}\n${row.join(',')}\n`;
   }
   if (choice.output === undefined) context.stdout.write(text);

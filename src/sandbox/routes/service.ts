@@ -8,6 +8,8 @@ import { invoiceNotFound, jsonReply, validationError } from '../http.js';
 import { createInvoice, refundInvoice } from '../invoices.js';
 import { tick } from '../lifecycle.js';
 import type { Handler, Route } from '../router.js';
+import type { Counters } from '../store.js';
+import { sandboxStateHeader } from '../../schemas/sandbox-admin.js';
 
 // The four operations of the service interface (section 4), each behind the merchant token.
 
@@ -25,15 +27,16 @@ function create(app: SandboxApp, kind: InvoiceKind): Handler {
     const result = validate(invoiceSchemas[kind], request);
     if (!result.success) throw validationError(result.issues);
     // Answered once the transaction has committed: a 201 is never for an invoice that could still be lost.
-    const invoiceNumber = app.store.write((state) => {
-      const now = sandboxNow(state.counters());
+    const { invoiceNumber, counters } = app.store.write((state) => {
+      const counted = state.counters();
+      const now = sandboxNow(counted);
       const invoice = createInvoice(state, kind, request, result.data, now);
       // Issues the invoice at once when its release date has passed, notifying the customer.
       tick(state, now);
-      return invoice.invoiceNumber;
+      return { invoiceNumber: invoice.invoiceNumber, counters: counted };
     });
     // The service answers with a bare JSON number; the digits are written as text so none is rounded.
-    return { status: 201, json: invoiceNumber, committed: true, invoiceNumber };
+    return { status: 201, json: invoiceNumber, headers: stateHeader(counters), committed: true, invoiceNumber };
   };
 }
 
@@ -44,9 +47,18 @@ function refund(app: SandboxApp): Handler {
     const request = await readJson({ required: true });
     const result = validate(refundSchema, request);
     if (!result.success) throw validationError(result.issues);
-    app.store.write((state) => refundInvoice(state, invoiceNumber, result.data, sandboxNow(state.counters())));
-    return { ...jsonReply(200, {}), committed: true, invoiceNumber };
+    const counters = app.store.write((state) => {
+      const counted = state.counters();
+      refundInvoice(state, invoiceNumber, result.data, sandboxNow(counted));
+      return counted;
+    });
+    return { ...jsonReply(200, {}), headers: stateHeader(counters), committed: true, invoiceNumber };
   };
+}
+
+/** The header naming the state that answered: invoice numbers start again in a new one (`SandboxState.stateId`). */
+function stateHeader(counters: Counters): Record<string, string> | undefined {
+  return counters.stateId === undefined ? undefined : { [sandboxStateHeader]: counters.stateId };
 }
 
 /** The service's routes; both statistics paths of section 4.1 answer the same. */
