@@ -1,6 +1,7 @@
 import { reportOf, invoicesByNote, type RunReport } from './merchant.ts';
 import type { Violation } from './guarantees.ts';
-import { checkLedger, checkSecrets } from './output-checks.ts';
+import { checkLedger } from './ledger-checks.ts';
+import { checkSecrets } from './output-checks.ts';
 import type { SandboxRequest } from './service.ts';
 import type { RunLog, Trial } from './trial.ts';
 import {
@@ -46,7 +47,8 @@ export function checkTrial(trial: Trial): Violation[] {
   const shown: Shown = (request) => describeRequest(request, runOf(request.seq));
   return [
     ...checkOneInvoice(trial, creates, shown),
-    ...checkRefundResends(refunds, shown),
+    ...checkResends(creates, shown),
+    ...checkResends(refunds, shown),
     ...[creates, refunds].flatMap((view) => [
       ...checkOutcomes(trial, view, shown),
       ...checkResumes(view, shown),
@@ -86,27 +88,34 @@ function checkOneInvoice(trial: Trial, view: PhaseView, shown: Shown): Violation
   return violations;
 }
 
-/** No refund request after one that may have been carried out, unless it was a 429 (or the merchant said no). */
-function checkRefundResends(view: PhaseView, shown: Shown): Violation[] {
+/**
+ * No request for a record the service cannot tell apart from a second one (a refund; an invoice without a
+ * businessReference) after one that may have been carried out, without the merchant's word between them: a 4xx said
+ * it was not done (a 429: not taken), and for an invoice a 503 too (the sandbox's says when to come back); anything
+ * else may have been done. The merchant's "not done" allows one request more, not two.
+ */
+function checkResends(view: PhaseView, shown: Shown): Violation[] {
   const violations: Violation[] = [];
   for (const [record, requests] of view.requests) {
+    if (view.resendable(record)) continue;
     for (let index = 1; index < requests.length; index++) {
       const earlier = requests[index - 1]!;
       const later = requests[index]!;
-      // An answer of 4xx says it was not done: refused, or (429) not taken; anything else may have been done.
+      const answered = earlier.ended === 'answered' && earlier.status !== null;
       const answeredNotDone =
-        earlier.ended === 'answered' && earlier.status !== null && earlier.status >= 400 && earlier.status < 500;
-      const merchantSaidNo = view.runs.some(
-        (run) =>
-          run.firstSeq > earlier.seq &&
-          run.firstSeq <= later.seq &&
-          run.marks.some((mark) => mark.record === record && !mark.done),
-      );
-      if (answeredNotDone || merchantSaidNo) continue;
+        answered &&
+        ((earlier.status! >= 400 && earlier.status! < 500) || (view.phase === 'create' && earlier.status === 503));
+      const saidNoBetween = (from: number, to: number) =>
+        view.runs.some(
+          (run) =>
+            run.firstSeq > from && run.firstSeq <= to && run.marks.some((mark) => mark.record === record && !mark.done),
+        );
+      if (answeredNotDone || saidNoBetween(earlier.seq, later.seq)) continue;
+      const marked = saidNoBetween(0, later.seq);
       violations.push({
-        guarantee: 'no-refund-resend',
+        guarantee: view.phase === 'refund' ? 'no-refund-resend' : marked ? 'marks-kept' : 'one-invoice',
         subject: view.name(record),
-        message: `request #${later.seq} refunds it again after #${earlier.seq}, which may have been carried out`,
+        message: `request #${later.seq} ${view.phase === 'refund' ? 'refunds' : 'sends'} it again after #${earlier.seq}, which may have been carried out${marked ? ', with no word of the merchant since' : ''}`,
         evidence: requests.map(shown),
       });
       break;
@@ -290,10 +299,12 @@ function checkMarks(trial: Trial, view: PhaseView, shown: Shown): Violation[] {
       }
       const status = reportOf(run.stdout)?.records.find((record) => record.record === mark.record)?.status;
       const sentNow = requests.some((request) => request.seq >= run.firstSeq && request.seq <= run.lastSeq);
-      if (status === 'uncertain' && !sentNow) fail('it says "uncertain" again without sending it');
+      // Sent once more, unless the run stopped before its turn (it says "not sent") or was killed.
+      if (!sentNow && status !== 'not-sent' && run.signal === null)
+        fail(`it was not sent again ("${status ?? 'no report'}")`);
     }
   }
-  if (trial.unfinished || trial.waiting) return violations;
+  if (trial.unfinished) return violations;
   // In the end, what the merchant marked is what the service holds.
   for (const run of view.runs) {
     for (const mark of run.marks) {

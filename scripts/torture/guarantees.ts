@@ -9,6 +9,7 @@ export const guarantees = {
   'answer-kept': 'an answer is never turned back into "uncertain"',
   'no-secret': 'no secret in any output',
   'marks-kept': "the merchant's marks are kept",
+  'one-entry': 'the ledger holds one entry per invoice, as the service holds it',
 } as const;
 export type Guarantee = keyof typeof guarantees;
 

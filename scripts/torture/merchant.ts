@@ -88,12 +88,9 @@ export function reportOf(stdout: string): RunReport | undefined {
   }
 }
 
-/** The merchant's word for the next run, or why none can be given yet. */
+/** The merchant's word for the next run. */
 export interface Word {
   marks: Mark[];
-  resendUncertain: boolean;
-  /** A record only a mark einvoice does not take yet could settle. */
-  waiting?: string;
 }
 
 /** The invoices of the service by the note each carries (the workload gives each record its own). */
@@ -109,14 +106,14 @@ export function invoicesByNote(invoices: ServiceInvoice[]): Map<string, ServiceI
 
 /**
  * What the merchant says after a run: for each uncertain record a rerun will not send on its own (every refund, an
- * invoice without a businessReference), whether the dashboard (`truth`) shows it done.
+ * invoice without a businessReference), whether the dashboard (`truth`) shows it done, by the name the run lists it
+ * by (a refund's invoice, an invoice's row or line).
  */
 export function merchantWord(
   phase: Phase,
   report: RunReport | undefined,
   truth: ServiceInvoice[],
   workload: { creates: CreateRecord[]; refunds: RefundRecord[] },
-  marksCreates: boolean,
 ): Word {
   const uncertain = (report?.records ?? []).filter((record) => record.status === 'uncertain');
   if (phase === 'refund') {
@@ -130,26 +127,15 @@ export function merchantWord(
         flag: [done ? '--mark-refunded' : '--mark-not-refunded', refund.invoiceNumber],
       };
     });
-    return { marks, resendUncertain: false };
+    return { marks };
   }
   const byNote = invoicesByNote(truth);
-  const unsettled = uncertain
+  const marks = uncertain
     .filter((record) => !record.businessReference)
-    .map((record) => ({ record, found: (byNote.get(workload.creates[record.record - 1]!.note) ?? []).length > 0 }));
-  if (unsettled.length === 0) return { marks: [], resendUncertain: false };
-  if (marksCreates) {
-    const marks = unsettled.map(({ record, found }): Mark => {
+    .map((record): Mark => {
+      const done = (byNote.get(workload.creates[record.record - 1]!.note) ?? []).length > 0;
       const row = String(record.row ?? record.line ?? record.record);
-      return { record: record.record, done: found, flag: [found ? '--mark-created' : '--mark-not-created', row] };
+      return { record: record.record, done, flag: [done ? '--mark-created' : '--mark-not-created', row] };
     });
-    return { marks, resendUncertain: false };
-  }
-  // Without marks for invoices, a merchant who finds none of them may still send them all again.
-  if (unsettled.every(({ found }) => !found)) return { marks: [], resendUncertain: true };
-  const rows = unsettled.filter(({ found }) => found).map(({ record }) => record.row ?? record.line ?? record.record);
-  return {
-    marks: [],
-    resendUncertain: false,
-    waiting: `${rows.length === 1 ? 'row' : 'rows'} ${rows.join(', ')} uncertain and created: only --mark-created can settle ${rows.length === 1 ? 'it' : 'them'}`,
-  };
+  return { marks };
 }

@@ -34,6 +34,8 @@ export interface Scenario {
     timeoutSeconds: number;
     stopAfterFailures?: number;
   };
+  /** Refunds under `--strict`: a warning holds one back (a refund the ledger shows made, or of more than invoiced). */
+  strict: boolean;
   /** The merchant runs a job again as it is once (a CI job's retry) before looking at what a run asks about. */
   hastyMerchant: boolean;
   /** A run stopped by a signal once the service has received `afterRequests` requests of it. */
@@ -87,6 +89,7 @@ export function scenarioFor(seed: number): Scenario {
       timeoutSeconds: 2,
       ...(dice.chance('stop early', 0.2) ? { stopAfterFailures: dice.int('stop after', 2, 4) } : {}),
     },
+    strict: dice.chance('strict', 0.4),
     hastyMerchant: dice.chance('hasty merchant', 0.5),
     ...(killed
       ? {
@@ -121,7 +124,7 @@ export function describeScenario(scenario: Scenario): string {
   const stop = kill
     ? `${kill.signal === 'SIGKILL' ? 'kill -9' : 'SIGTERM'} after request ${kill.afterRequests} of the ${kill.phase}s`
     : 'no kill';
-  const merchant = scenario.hastyMerchant ? '; a hasty merchant' : '';
+  const merchant = `${scenario.strict ? '; strict refunds' : ''}${scenario.hastyMerchant ? '; a hasty merchant' : ''}`;
   return (
     `${creates.count} creates ${creates.format} (${plain}), ` +
     `${refunds.count}+${refunds.ofCreates.length} refunds ${refunds.format}; ` +

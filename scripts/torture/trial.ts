@@ -22,8 +22,6 @@ export interface RunLog {
   run: number;
   args: string[];
   marks: Mark[];
-  /** `--resend-uncertain`: the merchant found every uncertain invoice without a reference missing at the service. */
-  resendUncertain: boolean;
   /** Stopped by a signal once the service had received this many of its requests. */
   stopped?: { signal: 'SIGKILL' | 'SIGTERM'; afterRequests: number };
   exitCode: number | null;
@@ -59,8 +57,6 @@ export interface Trial {
   invoices: ServiceInvoice[];
   /** `einvoice invoices export --format ndjson` at the end. */
   ledger: string;
-  /** The run could not be settled without a mark einvoice does not take yet: why. */
-  waiting?: string;
   /** The seed did not end: why. */
   unfinished?: string;
 }

@@ -60,6 +60,8 @@ export interface PhaseView {
   name(record: number): string;
   /** Whether the service holds the record done, in `invoices`. */
   done(record: number, invoices: ServiceInvoice[]): boolean;
+  /** Whether the service refuses a second one of the record (an invoice with a businessReference), so a resend is safe. */
+  resendable(record: number): boolean;
 }
 
 /** The creates of a trial: records known by the hash of their body, as their journal planned it. */
@@ -86,6 +88,9 @@ export function createView(trial: Trial): PhaseView {
       return `invoice record ${record}${businessReference ? ` (${businessReference})` : ' (no businessReference)'}`;
     },
     done: (record, invoices) => (invoicesByNote(invoices).get(trial.creates[record - 1]?.note ?? '') ?? []).length > 0,
+    resendable: (record) =>
+      trial.creates[record - 1]?.businessReference !== undefined ||
+      runs.some((run) => run.args.includes('--reference-prefix')),
   };
 }
 
@@ -109,6 +114,7 @@ export function refundView(trial: Trial): PhaseView {
     done: (record, invoices) =>
       invoices.find((invoice) => invoice.invoiceNumber === trial.refunds[record - 1]?.invoiceNumber)?.status ===
       'REFUNDED',
+    resendable: () => false,
   };
 }
 /** The last entry a run's journal holds of `record`. */

@@ -63,7 +63,6 @@ function run(fields: Partial<RunLog> & Pick<RunLog, 'run' | 'firstSeq' | 'lastSe
     phase: 'create',
     args: [],
     marks: [],
-    resendUncertain: false,
     exitCode: 0,
     signal: null,
     stdout: '',
@@ -72,6 +71,12 @@ function run(fields: Partial<RunLog> & Pick<RunLog, 'run' | 'firstSeq' | 'lastSe
     truth: [],
     ...fields,
   };
+}
+
+/** `invoices export --format ndjson` of `rows` (invoices made by a bulk run), with its line on stderr. */
+function ledgerOf(rows: Array<Record<string, unknown>>): string {
+  const lines = rows.map((row) => `${JSON.stringify({ kind: 'single', refundStatus: null, ...row })}\n`);
+  return `${lines.join('')}Exported ${rows.length} invoices.\n`;
 }
 
 /** Two invoices to create, both created by one run whose requests were answered. */
@@ -89,7 +94,10 @@ function cleanTrial(): Trial {
     setupSeq: 0,
     history: [request(1, { record: 1, invoiceNumber: '1000001' }), request(2, { record: 2, invoiceNumber: '1000002' })],
     invoices,
-    ledger: '',
+    ledger: ledgerOf([
+      { invoiceNumber: '1000001', status: 'created', source: 'invoices.csv:2' },
+      { invoiceNumber: '1000002', status: 'created', source: 'invoices.csv:3' },
+    ]),
     runs: [
       run({
         run: 1,
@@ -123,8 +131,12 @@ describe('the torture checker', () => {
     trial.history.push(request(3, { record: 2, fault: 'drop-after-commit', status: null, ended: 'dropped' }));
     trial.invoices.push(invoice('1000003', 2));
     trial.runs[0]!.lastSeq = 3;
-    const [violation, ...others] = checkTrial(trial);
+    const [violation, resent, ...others] = checkTrial(trial);
     expect(others.map((other) => other.guarantee)).not.toContain('one-invoice');
+    expect(resent).toMatchObject({
+      guarantee: 'one-invoice',
+      message: 'request #3 sends it again after #2, which may have been carried out',
+    });
     expect(violation).toMatchObject({
       guarantee: 'one-invoice',
       subject: 'invoice record 2 (no businessReference)',
@@ -250,12 +262,10 @@ describe('the torture checker', () => {
     journaled.runs[0]!.journal += '{"type":"uncertain","key":"k2"}\n';
     expect(broken(journaled)).toEqual(['answer-kept']);
     const ledger = cleanTrial();
-    ledger.ledger = [
+    ledger.ledger = ledgerOf([
       { invoiceNumber: '1000001', status: 'created', source: 'invoices.csv:2' },
       { invoiceNumber: null, status: 'uncertain', source: 'invoices.csv:3' },
-    ]
-      .map((row) => `${JSON.stringify(row)}\n`)
-      .join('');
+    ]);
     expect(checkTrial(ledger)).toEqual([
       {
         guarantee: 'answer-kept',
@@ -310,5 +320,147 @@ describe('the torture checker', () => {
         message: '--mark-created 3 was given to create run 2, and request #3 sent it again',
       }),
     );
+  });
+
+  it('flags an invoice without a businessReference sent again after a request that may have made it, unless the merchant said "not created", and then once only', () => {
+    /** Record 2 (no businessReference) dropped before its commit in run 1, then sent in run 2 and maybe run 3. */
+    const resent = (marks: RunLog['marks'], third?: Partial<SandboxRequest>): Trial => {
+      const trial = cleanTrial();
+      const first = trial.runs[0]!;
+      first.exitCode = 6;
+      first.stdout = json([{ status: 'created', invoiceNumber: '1000001' }, { status: 'uncertain' }]);
+      first.journal = journal(2, [
+        ['sent', 1],
+        ['sent', 2],
+        ['created', 1],
+        ['uncertain', 2],
+      ]);
+      trial.history[1] = request(2, { record: 2, fault: 'drop', committed: false, status: null, ended: 'dropped' });
+      trial.history.push(request(3, { record: 2, ...third }));
+      trial.runs.push(
+        run({
+          run: 2,
+          firstSeq: 3,
+          lastSeq: 3,
+          marks,
+          stdout: json([
+            { status: 'created-earlier', invoiceNumber: '1000001' },
+            { status: 'created', invoiceNumber: '1000002' },
+          ]),
+          journal: `${first.journal}{"type":"sent","key":"k2"}\n{"type":"created","key":"k2"}\n`,
+          truth: trial.invoices,
+        }),
+      );
+      return trial;
+    };
+    const no: RunLog['marks'] = [{ record: 2, done: false, flag: ['--mark-not-created', '3'] }];
+    expect(checkTrial(resent([]))).toContainEqual(
+      expect.objectContaining({
+        guarantee: 'one-invoice',
+        subject: 'invoice record 2 (no businessReference)',
+        message: 'request #3 sends it again after #2, which may have been carried out',
+      }),
+    );
+    expect(checkTrial(resent(no))).toEqual([]);
+    // Sent once more on the merchant's word, then again in the same run after a time-out.
+    const twice = resent(no, { fault: 'hang', committed: false, status: null, ended: 'hung' });
+    twice.history.push(request(4, { record: 2 }));
+    twice.runs[1]!.lastSeq = 4;
+    expect(checkTrial(twice)).toContainEqual(
+      expect.objectContaining({
+        guarantee: 'marks-kept',
+        message:
+          'request #4 sends it again after #3, which may have been carried out, with no word of the merchant since',
+      }),
+    );
+    // The merchant's "not created", and the run sends nothing of it.
+    const kept = resent(no);
+    kept.history.pop();
+    kept.runs[1]!.stdout = json([{ status: 'created-earlier', invoiceNumber: '1000001' }, { status: 'uncertain' }]);
+    kept.runs[1]!.exitCode = 6;
+    expect(checkTrial(kept)).toContainEqual(
+      expect.objectContaining({
+        guarantee: 'marks-kept',
+        message: '--mark-not-created 3 was given to create run 2, and it was not sent again ("uncertain")',
+      }),
+    );
+  });
+
+  it('flags a ledger with two entries of one invoice, one missing, a refund it does not hold, or an entry left uncertain', () => {
+    const two = cleanTrial();
+    two.ledger = ledgerOf([
+      { invoiceNumber: '1000001', status: 'created', source: 'invoices.csv:2' },
+      { invoiceNumber: '1000002', status: 'created', source: 'invoices.csv:3' },
+      { invoiceNumber: null, status: 'not-created', source: 'invoices.csv:3' },
+    ]);
+    expect(checkTrial(two)).toEqual([
+      {
+        guarantee: 'one-entry',
+        subject: 'the ledger',
+        message: "its export holds 3 invoices, and the service 2 of the file's records",
+        evidence: [],
+      },
+      {
+        guarantee: 'one-entry',
+        subject: "the ledger's entries of invoices.csv:3",
+        message: '2 entries hold it',
+        evidence: [],
+      },
+    ]);
+    const missing = cleanTrial();
+    missing.ledger = ledgerOf([{ invoiceNumber: '1000001', status: 'created', source: 'invoices.csv:2' }]);
+    expect(broken(missing)).toEqual(['one-entry']);
+    const refunded = cleanTrial();
+    const paid = {
+      ...invoice('1000002', 2, 'REFUNDED'),
+      refunds: [{ amount: 6, reason: 'r', orderReferenceNumber: '3', at: '' }],
+    };
+    refunded.invoices[1] = paid;
+    refunded.refunds = [
+      { record: 1, invoiceNumber: '1000002', amount: '6.00', reason: 'r', orderReferenceNumber: '3' },
+    ];
+    refunded.history.push(request(3, { refundOf: '1000002', status: 200 }));
+    refunded.runs.push(
+      run({
+        run: 2,
+        phase: 'refund',
+        firstSeq: 3,
+        lastSeq: 3,
+        stdout: json([{ status: 'refunded' }], 'refund'),
+        truth: refunded.invoices,
+      }),
+    );
+    expect(checkTrial(refunded)).toEqual([
+      {
+        guarantee: 'one-entry',
+        subject: 'refund record 1 (invoice 1000002)',
+        message: 'the service refunded 6.00, and the ledger holds its refund nowhere (no amount)',
+        evidence: [],
+      },
+    ]);
+    refunded.ledger = ledgerOf([
+      { invoiceNumber: '1000001', status: 'created', source: 'invoices.csv:2' },
+      {
+        invoiceNumber: '1000002',
+        status: 'refunded',
+        refundStatus: 'refunded',
+        refundAmount: '6.00',
+        source: 'invoices.csv:3',
+      },
+    ]);
+    expect(checkTrial(refunded)).toEqual([]);
+    const left = cleanTrial();
+    left.ledger = ledgerOf([
+      { invoiceNumber: '1000001', status: 'created', source: 'invoices.csv:2' },
+      { invoiceNumber: '1000002', status: 'created', source: 'invoices.csv:3', refundStatus: 'uncertain' },
+    ]);
+    expect(checkTrial(left)).toEqual([
+      {
+        guarantee: 'answer-kept',
+        subject: "the ledger's entry invoices.csv:3",
+        message: 'it is refund-uncertain after the last run ended with every record done',
+        evidence: [],
+      },
+    ]);
   });
 });
