@@ -157,9 +157,12 @@ export class Recording {
       this.#step(entry, 'invoice', id, false);
     } else {
       if (entry.invoiceNumber !== undefined) {
+        // The number is of the numbering the answer came from: an entry recorded before any answer named one (a
+        // request of a run killed before its first answer) moves into it, where its refunds look for it.
         this.#db.run(
-          'UPDATE invoices SET invoice_number = ? WHERE id = ? AND invoice_number IS NULL',
+          'UPDATE invoices SET invoice_number = ?, scope = ? WHERE id = ? AND invoice_number IS NULL',
           entry.invoiceNumber,
+          scope,
           id,
         );
       }

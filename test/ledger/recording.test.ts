@@ -155,6 +155,24 @@ describe('sandboxes that number their invoices anew', () => {
     expect(statusOf(books, 'OLD')).toEqual(['refunded']);
   });
 
+  it('an invoice first uncertain in a ledger that knew no state joins the state its answer names: its refund finds it', async () => {
+    const books = await ledger();
+    const sandbox = 'http://127.0.0.1:4010/';
+    // A run killed before any answer: its request is known only from its journal, with no state named.
+    books.record([invoiceStep('one:a', 'REF-1', { service: sandbox, status: 'uncertain', sentAt: minute(1) })]);
+    books.record([
+      invoiceStep('one:a', 'REF-1', {
+        service: sandbox,
+        sandboxState: 'first',
+        invoiceNumber: '1000009',
+        at: minute(2),
+      }),
+    ]);
+    books.record([refundStep('one:r', '1000009', { service: sandbox, sandboxState: 'first', sentAt: minute(3) })]);
+    expect(statusOf(books, 'REF-1')).toEqual(['refunded']);
+    expect([...books.list({})]).toHaveLength(1);
+  });
+
   it('an older journal of an earlier state, recorded later, does not make that state the latest', async () => {
     const books = await ledger();
     const sandbox = 'http://127.0.0.1:4010/';
