@@ -25,6 +25,9 @@
 // against a stub of the service and a resume of its journal, each with peak RSS <= 512 MiB and a time per record at
 // most 1.3x that at 100,000 records; and a dry run of a workbook of a million rows, held to the same goals.
 // `npm run bench -- --excel` measures only the workbook.
+// `npm run bench -- --reconcile` measures `invoices reconcile` of 1,000,000 orders against a ledger of 1,000,000
+// invoices (imported from a journal first): peak RSS <= 512 MiB, and a time per order at most 1.3x that of 100,000
+// orders against 100,000 invoices.
 // `npm run bench -- --hostile` measures workbooks whose zip directory lies (a worksheet that says 10 KiB and unpacks to
 // 600 MB of rows, or to 1.5 GB of one cell): each refused (exit 2), peak RSS <= 512 MiB.
 
@@ -68,8 +71,20 @@ const bulkOnly = process.argv.includes('--bulk');
 const excelOnly = process.argv.includes('--excel');
 /** `--hostile`: workbooks whose zip directory lies about their size. */
 const hostileOnly = process.argv.includes('--hostile');
+/** `--reconcile`: a million orders reconciled against a ledger of a million invoices. */
+const reconcileOnly = process.argv.includes('--reconcile');
 /** The section of docs/performance.md this run writes. */
-const pageSection = scale ? 'scale' : excelOnly ? 'excel' : ledgerOnly ? 'ledger' : hostileOnly ? 'hostile' : 'goals';
+const pageSection = scale
+  ? 'scale'
+  : excelOnly
+    ? 'excel'
+    : ledgerOnly
+      ? 'ledger'
+      : hostileOnly
+        ? 'hostile'
+        : reconcileOnly
+          ? 'reconcile'
+          : 'goals';
 const startupRuns = quick ? 5 : 15;
 const bulkRuns = quick ? 1 : 5;
 const bulkRecords = 10_000;
@@ -577,6 +592,24 @@ async function writeCreatedJournal(path, count) {
   await once(out, 'finish');
 }
 
+/** A home in `folder` whose ledger of the `bench` environment holds `count` invoices, imported from a journal. */
+async function importedLedger(folder, count) {
+  mkdirSync(folder, { recursive: true });
+  const env = benchEnv({
+    HOME: folder,
+    XDG_STATE_HOME: join(folder, 'state'),
+    EINVOICE_ENV: 'bench',
+    EINVOICE_BASE_URL: 'https://bench.example.com',
+    EINVOICE_TOKEN: token,
+  });
+  const journal = join(folder, 'journal.ndjson');
+  await writeCreatedJournal(journal, count);
+  const imported = await measured(['invoices', 'import', journal], env, { cwd: folder });
+  if (imported.code !== 0) throw new Error(`invoices import failed: ${imported.stderr}`);
+  rmSync(journal, { force: true });
+  return { env, folder, import: imported, count };
+}
+
 /** The ledger: a lookup on a million entries against a hundred, an export of the million, a bulk run with it on. */
 async function ledgerBench() {
   const ledgers = {};
@@ -585,21 +618,7 @@ async function ledgerBench() {
     ['medium', 100_000],
     ['large', 1_000_000],
   ]) {
-    const folder = join(work, `ledger-${name}`);
-    mkdirSync(folder, { recursive: true });
-    const env = benchEnv({
-      HOME: folder,
-      XDG_STATE_HOME: join(folder, 'state'),
-      EINVOICE_ENV: 'bench',
-      EINVOICE_BASE_URL: 'https://bench.example.com',
-      EINVOICE_TOKEN: token,
-    });
-    const journal = join(folder, 'journal.ndjson');
-    await writeCreatedJournal(journal, count);
-    const imported = await measured(['invoices', 'import', journal], env, { cwd: folder });
-    if (imported.code !== 0) throw new Error(`invoices import failed: ${imported.stderr}`);
-    rmSync(journal, { force: true });
-    ledgers[name] = { env, folder, import: imported, count };
+    ledgers[name] = await importedLedger(join(work, `ledger-${name}`), count);
   }
   const { medium, large } = ledgers;
   report(
@@ -682,6 +701,56 @@ async function ledgerBench() {
     ratio <= 1.25,
     `${bulkRuns} runs each: CLI ${fmt(cpu.on)} (${((cpu.on * 1000) / records).toFixed(0)} µs a record; ledger off ` +
       `${fmt(cpu.off)}), got loop ${fmt(cpu.loop)}`,
+  );
+}
+
+/**
+ * The orders of a shop for the ledger `writeCreatedJournal` makes: BENCH-1 to BENCH-count at the invoices' amounts, but
+ * every 97th an amount 1.00 off, every 1,000th a new order no invoice has, and every 5,000th twice.
+ */
+async function writeOrders(path, count) {
+  const out = createWriteStream(path);
+  const write = async (line) => {
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  };
+  await write('businessReference,amount');
+  for (let index = 1; index <= count; index++) {
+    const amount = 100 + (index % 900) + (index % 97 === 0 ? 1 : 0);
+    const line = index % 1000 === 0 ? `NEW-${index},${amount}.00` : `BENCH-${index},${amount}.00`;
+    await write(line);
+    if (index % 5000 === 1) await write(line);
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+/** `invoices reconcile` of 100,000 and of 1,000,000 orders, each against a ledger of as many invoices. */
+async function reconcileRuns() {
+  const at = {};
+  for (const count of [100_000, 1_000_000]) {
+    const { folder, env, import: imported } = await importedLedger(join(work, `reconcile-${count}`), count);
+    const orders = join(folder, 'orders.csv');
+    await writeOrders(orders, count);
+    const args = ['invoices', 'reconcile', orders, '--report', join(folder, 'reconciliation.csv')];
+    at[count] = { ...(await measured(args, env, { cwd: folder })), importMs: imported.ms };
+    rmSync(folder, { recursive: true, force: true });
+  }
+  const small = at[100_000];
+  const large = at[1_000_000];
+  report(
+    'reconcile 1,000,000 orders / 1,000,000 invoices: peak RSS',
+    `${large.mib.toFixed(0)} MiB`,
+    `<= ${memoryGoalMiB} MiB`,
+    large.mib <= memoryGoalMiB,
+    `${fmt(large.ms)}; at 100,000: ${small.mib.toFixed(0)} MiB, ${fmt(small.ms)}; import of the million ${fmt(large.importMs)}`,
+  );
+  const perOrder = large.ms / 1_000_000 / (small.ms / 100_000);
+  report(
+    '  time per order / that at 100,000',
+    `${perOrder.toFixed(2)}x`,
+    '<= 1.3',
+    perOrder <= 1.3,
+    `${((large.ms * 1000) / 1_000_000).toFixed(1)} µs against ${((small.ms * 1000) / 100_000).toFixed(1)} µs`,
   );
 }
 
@@ -917,13 +986,14 @@ async function hostileRuns() {
 async function main() {
   const ticksBefore = machineTicks();
   console.log(
-    `einvoice bench${scale ? ' --scale' : excelOnly ? ' --excel' : hostileOnly ? ' --hostile' : ''}: node ${process.version}, ${cpus().length} CPUs; medians of repeated runs\n`,
+    `einvoice bench${pageSection === 'goals' ? '' : ` --${pageSection}`}: node ${process.version}, ${cpus().length} CPUs; medians of repeated runs\n`,
   );
   if (scale) {
     await scaleRuns();
     await excelRuns();
   } else if (excelOnly) await excelRuns();
   else if (hostileOnly) await hostileRuns();
+  else if (reconcileOnly) await reconcileRuns();
   else if (sandboxOnly) await sandboxBench();
   else if (ledgerOnly) await ledgerBench();
   else if (bulkOnly) await bulk();
@@ -987,6 +1057,7 @@ function writePerformancePage(runs) {
     excel: ' -- --excel',
     ledger: ' -- --ledger',
     hostile: ' -- --hostile',
+    reconcile: ' -- --reconcile',
     goals: '',
   }[pageSection];
   const measuredNow = [
@@ -997,7 +1068,7 @@ function writePerformancePage(runs) {
     `<!-- /${pageSection} -->`,
   ].join('\n');
   // `history` is measured by hand (a build before the request history against this one), and kept as it is.
-  const parts = ['goals', 'ledger', 'scale', 'excel', 'hostile', 'history'].map((name) =>
+  const parts = ['goals', 'ledger', 'scale', 'excel', 'hostile', 'reconcile', 'history'].map((name) =>
     name === pageSection ? measuredNow : section(name),
   );
   writeFileSync(
@@ -1007,8 +1078,9 @@ function writePerformancePage(runs) {
       '',
       "What a merchant would notice, measured on this repository's own machine by `npm run bench` (start-up, bulk",
       'sending, the built-in sandbox), `npm run bench -- --ledger` (the ledger of what was sent), `npm run bench --',
-      '--scale` (a million records), `npm run bench -- --excel` (a workbook of a million rows, also part of --scale)',
-      'and `npm run bench -- --hostile` (workbooks whose zip directory lies about their size), which write this page.',
+      '--scale` (a million records), `npm run bench -- --excel` (a workbook of a million rows, also part of --scale),',
+      '`npm run bench -- --hostile` (workbooks whose zip directory lies about their size) and `npm run bench --',
+      '--reconcile` (a million orders reconciled against a ledger of a million invoices), which write this page.',
       'Each figure is a ratio of two runs taken together, so it does not depend on how fast the machine is.',
       '',
       ...parts.filter(Boolean).flatMap((part) => [part, '']),

@@ -11,6 +11,7 @@ export const ExitCode = {
   OutcomeUnknown: 8,
   FileWrite: 9,
   LocalFile: 10,
+  Discrepancy: 11,
   Interrupted: 130,
   Terminated: 143,
 } as const;
@@ -77,6 +78,13 @@ export const exitCodeTable: readonly ExitCodeDescription[] = [
       "the sandbox's state file: the message names the file, what is wrong with it (not a database of einvoice, " +
       'cut short, a corrupted page, made by a newer einvoice, read-only, held by another process) and what to do; ' +
       'the file was left as it was',
+  },
+  {
+    code: ExitCode.Discrepancy,
+    meaning: 'a --fail-on class of einvoice invoices reconcile has rows',
+    more:
+      'the orders and the ledger were compared in full: the summary, --json, --report and --emit-missing were ' +
+      'written, and the message names each class and its count',
   },
   {
     code: ExitCode.Interrupted,
@@ -219,6 +227,13 @@ export class PartialFailureError extends EinvoiceError {
 export class ConditionError extends EinvoiceError {
   constructor(message: string) {
     super(message, ExitCode.Condition);
+  }
+}
+
+/** A reconciliation found rows of a class `--fail-on` names. */
+export class DiscrepancyError extends EinvoiceError {
+  constructor(message: string) {
+    super(message, ExitCode.Discrepancy);
   }
 }
 

@@ -225,6 +225,36 @@ Errors name the cell as Excel does: row 4, column amount (Sheet1!D4): ...
 A macro workbook (.xlsm), a zip bomb or an oversized table of texts is
 refused unread (exit 2). --report report.xlsx writes the report as a workbook.`;
 
+const reconcile = `Your orders against the invoices sent (einvoice invoices reconcile)
+
+  einvoice template orders > orders.csv        sample orders to try it on
+  einvoice invoices reconcile orders.csv       the totals, then rows to look at
+
+Each order is matched with the invoices of this machine's ledger by its
+businessReference: trimmed, Arabic-Indic digits read as 0-9 (rows show each
+as written). Amounts are compared exactly. Nothing is sent: it works offline.
+
+  matched              one order, one invoice, the same amount
+  amount-differs       another amount; difference = ledger minus orders
+  not-invoiced         an order with no invoice
+  not-in-orders        an invoice with no order
+  duplicate-in-orders  a reference on two orders or more
+  duplicate-in-ledger  two invoices or more for one reference
+  uncertain            the invoice, or a refund of it, may or may not exist
+  refunded             invoiced as ordered, then refunded wholly or partly
+
+A row takes the first class that applies, in this order: duplicate-in-orders,
+duplicate-in-ledger, uncertain, not-invoiced or not-in-orders, amount-differs,
+refunded, matched. A request the service refused is no invoice.
+
+  columns       businessReference and amount; a shop's own with
+                --reference-column "Order No" --amount-column Total; any
+                other column is skipped
+  --since       only invoices sent on or after a day (--until: on or before)
+  --fail-on     exit 11 when a class named has rows: amount-differs,uncertain
+  --emit-missing FILE   the not-invoiced orders, as create single --file takes
+  --json, --report FILE (.csv, .xlsx, .xml), GitHub annotations: every row`;
+
 /** The topics of `einvoice help <topic>`, each with its text. */
 export const helpTopics: Readonly<Record<string, () => string>> = {
   'exit-codes': exitCodes,
@@ -234,6 +264,7 @@ export const helpTopics: Readonly<Record<string, () => string>> = {
   dates: () => dates,
   csv: () => csv,
   excel: () => excel,
+  reconcile: () => reconcile,
 };
 
 /** The text of help topic `name`, ending with a line break, or undefined when there is no such topic. */

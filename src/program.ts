@@ -46,6 +46,7 @@ export const ledgerCommandWords: ReadonlyMap<string, string> = new Map([
   ['get', 'einvoice invoices show'],
   ['show', 'einvoice invoices show'],
   ['export', 'einvoice invoices export'],
+  ['reconcile', 'einvoice invoices reconcile'],
 ]);
 
 /**

@@ -13,5 +13,6 @@ export type { SendEntry, SendOutcome, SettledRecord } from './send.js';
 export { startProgress } from './progress.js';
 export { unfinishedStatuses, type RecordResult, type RecordResults, type RecordStatus } from './results.js';
 export { summarize, type BatchSummary } from './summary.js';
-export { writeJsonReport, writeReport, type Numbered } from './report.js';
+export { reportFormat, writeJsonReport, writeReport, type Numbered } from './report.js';
+export { xmlText } from './report-junit.js';
 export type { JournalEntry } from './journal.js';

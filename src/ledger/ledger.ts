@@ -2,7 +2,7 @@ import type { LocalDatabase, SqlValue } from '../local-database.js';
 import { LocalFileError } from '../errors.js';
 import { ledgerBusyTimeoutMs, openLedgerDatabase } from './database.js';
 import type { LedgerEntry } from './entries.js';
-import { filterSql, type LedgerFilter } from './filter.js';
+import { filterSql, type LedgerFilter, type LedgerStatus } from './filter.js';
 import { checkJournal, importJournal, type ImportOptions, type JournalProblem } from './journal-import.js';
 import { Recording } from './recording.js';
 import {
@@ -30,17 +30,25 @@ export interface FoundInvoice {
 }
 
 /** An invoice as a reconciliation reads it: one per invoice, its amounts in minor units. */
-export interface ReconcileRow {
+export interface InvoiceToReconcile {
+  /** Its entry's id (`L12`). */
   id: string;
   invoiceNumber: string | null;
+  /** As sent. */
   businessReference: string | null;
+  /** Null when the body's amount was no amount (the ledger keeps the body as sent either way). */
   amountMinor: number | null;
-  status: string;
+  /** As `list` shows it: `refunded` or `refund-uncertain` once a refund of it was sent. */
+  status: LedgerStatus;
   /** What its refunds the service made add up to. */
   refundedMinor: number;
   sendingDate: string | null;
+  /** When it was first sent (an ISO instant). */
   sentAt: string;
 }
+
+/** An invoice is of the numbering its service uses now: the scope last seen of it (or its own, when none was). */
+const inCurrentNumbering = `scope = coalesce((SELECT s.scope FROM scopes s WHERE s.service = invoices.service), scope)`;
 
 /** The ledger of one environment, open. */
 export class Ledger {
@@ -182,20 +190,33 @@ export class Ledger {
   }
 
   /**
-   * Every invoice of the ledger (of `scope` alone, when given), one per invoice, oldest first, one at a time: what a
-   * reconciliation with another account of the invoices reads.
+   * Every invoice sent within `filter`'s instants in the numbering its service uses now, one per invoice, oldest
+   * first, one at a time: what a reconciliation with another account of the invoices reads. A sandbox numbers anew
+   * after a reset: its earlier invoices are no longer the service's.
    */
-  *invoicesToReconcile(scope?: string): Generator<ReconcileRow> {
+  *invoicesToReconcile(filter: Pick<LedgerFilter, 'since' | 'until'> = {}): Generator<InvoiceToReconcile> {
+    const { where, values } = filterSql(filter);
     const rows = this.#db.each(
       `SELECT 'L' || id AS id, invoice_number AS invoiceNumber, business_reference AS businessReference,
          amount_minor AS amountMinor, coalesce(refund_status, status) AS status,
          (SELECT coalesce(sum(r.amount_minor), 0) FROM refunds r WHERE r.scope = invoices.scope
            AND r.invoice_number = invoices.invoice_number AND r.status = 'refunded') AS refundedMinor,
          sending_date AS sendingDate, sent_at AS sentAt
-       FROM invoices ${scope === undefined ? '' : 'WHERE scope = ?'} ORDER BY sent_at, id`,
-      ...(scope === undefined ? [] : [scope]),
+       FROM invoices ${where ? `${where} AND` : 'WHERE'} ${inCurrentNumbering}
+       ORDER BY sent_at, id`,
+      ...values,
     );
-    yield* rows as Iterable<ReconcileRow>;
+    yield* rows as Iterable<InvoiceToReconcile>;
+  }
+
+  /** How many invoices within `filter`'s instants belong to a numbering their service no longer uses. */
+  invoicesOfEarlierNumberings(filter: Pick<LedgerFilter, 'since' | 'until'> = {}): number {
+    const { where, values } = filterSql(filter);
+    const row = this.#db.get(
+      `SELECT count(*) AS count FROM invoices ${where ? `${where} AND` : 'WHERE'} NOT ${inCurrentNumbering}`,
+      ...values,
+    );
+    return Number(row?.count ?? 0);
   }
 
   /** The scope of the invoices `service` numbers now: the sandbox state it last answered from, or the service. */

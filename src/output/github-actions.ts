@@ -114,7 +114,7 @@ export function group(title: string, lines: readonly string[]): string {
 }
 
 /** Text fit for a cell of a Markdown table: one line, no HTML, no Markdown markup. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return terminalSafe(text)
     .replace(/\s*[\r\n]+\s*/g, ' ')
     .replace(/&/g, '&amp;')
@@ -196,7 +196,7 @@ export function stepSummary(
 }
 
 /** Warnings as the step summary lists them, one item each. */
-function warningItems(warnings: readonly string[]): string[] {
+export function warningItems(warnings: readonly string[]): string[] {
   return warnings.map((warning) => `- ${cell(warning)}`);
 }
 

@@ -12,7 +12,17 @@ export function nearestName(name: string, candidates: Iterable<string>): string 
   if (part?.distance === 0) return part.name;
   if (whole && whole.distance <= near) return whole.name;
   if (part && part.distance <= near) return part.name;
-  return namedWord(typed, list);
+  return namedWord(typed, list) ?? shortenedName(typed, list);
+}
+
+/**
+ * The candidate that begins with `typed`, a name cut short ("orderReference" for orderReferenceNumber), when no
+ * other holds it. Under five letters is too short to tell.
+ */
+function shortenedName(typed: string, candidates: readonly string[]): string | undefined {
+  if (typed.length < 5) return undefined;
+  const holding = candidates.filter((candidate) => candidate.toLowerCase().includes(typed));
+  return holding.length === 1 && holding[0]?.toLowerCase().startsWith(typed) ? holding[0] : undefined;
 }
 
 /** The first candidate whose `view` is fewest edits from `typed`, with that distance. */

@@ -9,8 +9,9 @@ import { nearestName } from '../schemas/nearest-name.js';
 /** How a cell of the column is read. */
 export type CellKind = 'text' | 'number' | 'boolean' | 'date' | 'item-specs';
 
-/** A column of the header, resolved. */
-export type ResolvedColumn = { path: string; cell: CellKind } | { unknown: string; suggestion?: string };
+/** A column of the header, resolved: a field, a column none knows, or one the sheet's kind skips. */
+export type ResolvedColumn =
+  { path: string; cell: CellKind } | { unknown: string; suggestion?: string } | { skipped: string };
 
 interface KnownField {
   /** The path with `items[]` for an item's fields. */
@@ -133,3 +134,58 @@ export const refundColumns: ColumnSet = {
   fieldWords: 'a refund field',
   template: (format) => `einvoice template refunds${format === 'csv' ? '' : ` --format ${format}`}`,
 };
+
+/** The columns of a merchant's orders that name themselves otherwise than an invoice's fields (a shop's export). */
+export interface OrderColumnNames {
+  /** The column of each order's reference (default: businessReference). */
+  reference?: string;
+  /** The column of each order's amount (default: amount). */
+  amount?: string;
+  /** The column of each order's date, read as the invoice's sendingDate (default: sendingDate). */
+  date?: string;
+}
+
+/** A sheet of orders' columns, and what its header held once it is read. */
+export interface OrderColumnSet extends ColumnSet {
+  /** The header's columns, as written. */
+  readonly headers: readonly string[];
+  /** The fields some column holds (`businessReference`, `amount`, ...). */
+  readonly found: ReadonlySet<string>;
+}
+
+const orderFields = [
+  { name: 'reference', path: 'businessReference', cell: 'text' },
+  { name: 'amount', path: 'amount', cell: 'number' },
+  { name: 'date', path: 'sendingDate', cell: 'date' },
+] as const;
+
+/**
+ * The columns of a sheet of orders: the reference and the amount (and the date) by the names given, else by the
+ * invoice's names; with `invoiceFields`, the other columns an invoice has too, and the date. Any other column is the
+ * shop's and is skipped.
+ */
+export function orderColumns(names: OrderColumnNames, invoiceFields: boolean): OrderColumnSet {
+  const headers: string[] = [];
+  const found = new Set<string>();
+  const same = (header: string, name: string) => header.trim().toLowerCase() === name.trim().toLowerCase();
+  const fields = orderFields.filter((field) => invoiceFields || field.name !== 'date');
+  return {
+    headers,
+    found,
+    resolve(header) {
+      headers.push(header);
+      const named = fields.find((field) => names[field.name] !== undefined && same(header, names[field.name] ?? ''));
+      const resolved: ResolvedColumn = named ? { path: named.path, cell: named.cell } : resolveColumn(header);
+      if (!('path' in resolved)) return { skipped: header };
+      const own = orderFields.find((field) => field.path === resolved.path);
+      // A column named for the field another column was given to is the shop's; so is an invoice's field not wanted.
+      const taken = own !== undefined && !named && names[own.name] !== undefined;
+      const wanted = own ? fields.includes(own) : invoiceFields;
+      if (taken || !wanted) return { skipped: header };
+      found.add(resolved.path);
+      return resolved;
+    },
+    fieldWords: 'an order field',
+    template: (format) => `einvoice template orders${format === 'csv' ? '' : ` --format ${format}`}`,
+  };
+}

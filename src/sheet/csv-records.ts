@@ -203,6 +203,7 @@ export function readHeader(
     const letter = columnLetter(index);
     if (header.trim() === '' || ignored.has(header.trim().toLowerCase())) return { header, letter };
     const resolved = columnSet.resolve(header);
+    if ('skipped' in resolved) return { header, letter };
     if ('unknown' in resolved) {
       const hint = resolved.suggestion ? `; did you mean ${resolved.suggestion}?` : '';
       problems.push(`column ${letter} "${visible(header.trim())}" is not ${columnSet.fieldWords}${hint}`);

@@ -5,5 +5,14 @@
 export { readInvoiceFile } from './input-format.js';
 export { recordsOf, type ManyInvoices, type SheetOptions } from './sheet-records.js';
 export { ndjsonRecords, recordAndLine, type IssuePlace, type RecordFinding, type SourceRecord } from './records.js';
-export { invoiceColumnsOf, refundColumns, resolveColumn, type ColumnSet, type ResolvedColumn } from './csv-columns.js';
+export {
+  invoiceColumnsOf,
+  orderColumns,
+  refundColumns,
+  resolveColumn,
+  type ColumnSet,
+  type OrderColumnNames,
+  type OrderColumnSet,
+  type ResolvedColumn,
+} from './csv-columns.js';
 export { HeaderError } from './csv-records.js';

@@ -63,8 +63,8 @@ describe('mistakes', () => {
     expect(result.stderr).toBe("✖ Unknown command 'statz'.\nDid you mean stats?\n");
   });
 
-  it('list, get, show and export, which the service has not, point to the invoices einvoice keeps (exit 2)', async () => {
-    const meant = { list: 'list', get: 'show', show: 'show', export: 'export' };
+  it('list, get, show, export and reconcile, which the service has not, point to the invoices einvoice keeps (exit 2)', async () => {
+    const meant = { list: 'list', get: 'show', show: 'show', export: 'export', reconcile: 'reconcile' };
     for (const [typed, verb] of Object.entries(meant)) {
       const result = await runInProcess([typed, '--ref', 'INV-1']);
       expect(result, typed).toEqual({
@@ -125,7 +125,7 @@ describe('mistakes', () => {
     const kind = await runInProcess(['template', 'singel']);
     expect(kind).toMatchObject({ code: 2, stdout: '' });
     expect(kind.stderr).toBe(
-      "✖ Command-argument value 'singel' is invalid for argument 'kind'. Allowed choices are single, recurring, refunds.\n" +
+      "✖ Command-argument value 'singel' is invalid for argument 'kind'. Allowed choices are single, recurring, refunds, orders.\n" +
         'Did you mean single?\n',
     );
     const format = await runInProcess(['template', 'single', '--format', 'jsn']);

@@ -117,4 +117,28 @@ describe('einvoice template', () => {
     expect(terminal.code).toBe(2);
     expect(terminal.stderr).toContain('--output single.xlsx');
   });
+
+  it('prints orders, in every format, that reconcile reads as five not invoiced and create single as five invoices', async () => {
+    const home = homeFor(sandbox);
+    for (const format of ['csv', 'ndjson', 'json', 'xlsx'] as const) {
+      const file = `orders.${format}`;
+      const printed = await runInProcess(['template', 'orders', '--format', format, '--output', file], { home });
+      expect(printed.code, printed.stderr).toBe(0);
+      const reconciled = await runInProcess(['invoices', 'reconcile', file, '--json'], { home });
+      expect(reconciled.code, reconciled.stderr).toBe(0);
+      const { rows } = JSON.parse(reconciled.stdout) as { rows: Array<{ class: string; businessReference: string }> };
+      expect(
+        rows.map((row) => [row.class, row.businessReference]),
+        format,
+      ).toEqual(
+        ['ORD-1001', 'ORD-1002', 'ORD-1003', 'ORD-1004', 'ORD-1005'].map((reference) => ['not-invoiced', reference]),
+      );
+      const checked = await runInProcess(['create', 'single', '--file', file, '--dry-run', '--json'], { home });
+      expect(checked.code, checked.stderr).toBe(0);
+      const report = JSON.parse(checked.stdout) as { summary: { valid: number } };
+      expect(report.summary.valid, format).toBe(5);
+    }
+    expect(templateColumns.orders.every((column) => 'path' in resolveColumn(column))).toBe(true);
+    expect((await received(sandbox)).count).toBe(0);
+  });
 });

@@ -137,15 +137,21 @@ describe("the merchant's word", () => {
   });
 });
 
+const sandbox = 'http://127.0.0.1:4010/';
+
+/** OLD as invoice 1000009 of a sandbox's first state, refunded; then NEW as 1000009 of its state after a reset. */
+function recordAcrossReset(books: Ledger): void {
+  const before = { service: sandbox, sandboxState: 'first' };
+  const after = { service: sandbox, sandboxState: 'second' };
+  books.record([invoiceStep('one:a', 'OLD', { invoiceNumber: '1000009', ...before })]);
+  books.record([refundStep('one:r', '1000009', { ...before, sentAt: minute(1) })]);
+  books.record([invoiceStep('one:b', 'NEW', { invoiceNumber: '1000009', ...after, sentAt: minute(2) })]);
+}
+
 describe('sandboxes that number their invoices anew', () => {
   it('keeps the invoices of a reset sandbox apart from the new ones with the same numbers', async () => {
     const books = await ledger();
-    const sandbox = 'http://127.0.0.1:4010/';
-    const before = { service: sandbox, sandboxState: 'first' };
-    const after = { service: sandbox, sandboxState: 'second' };
-    books.record([invoiceStep('one:a', 'OLD', { invoiceNumber: '1000009', ...before })]);
-    books.record([refundStep('one:r', '1000009', { ...before, sentAt: minute(1) })]);
-    books.record([invoiceStep('one:b', 'NEW', { invoiceNumber: '1000009', ...after, sentAt: minute(2) })]);
+    recordAcrossReset(books);
     expect(statusOf(books, 'OLD')).toEqual(['refunded']);
     expect(statusOf(books, 'NEW')).toEqual(['created']);
     expect(books.currentScope(sandbox)).toBe(`${sandbox} (sandbox state second)`);
@@ -201,7 +207,6 @@ describe('sandboxes that number their invoices anew', () => {
 
   it('an older journal of an earlier state, recorded later, does not make that state the latest', async () => {
     const books = await ledger();
-    const sandbox = 'http://127.0.0.1:4010/';
     books.record([
       invoiceStep('one:b', 'NEW', { invoiceNumber: '7', service: sandbox, sandboxState: 'second', sentAt: minute(5) }),
     ]);
@@ -237,7 +242,7 @@ describe('what a reconciliation reads', () => {
     books.record([invoiceStep('journal:A:2', 'REF-2', { invoiceNumber: '1000002', sentAt: minute(3) })]);
     books.record([refundStep('one:r', '1000001', { sentAt: minute(4) })]);
     books.record([refundStep('one:s', '1000002', { sentAt: minute(5), status: 'refused', error: 'not PAID' })]);
-    const rows = books.invoicesToReconcile(books.currentScope(service));
+    const rows = books.invoicesToReconcile();
     expect(rows.next().value).toMatchObject({
       invoiceNumber: '1000001',
       businessReference: 'REF-1',
@@ -247,6 +252,19 @@ describe('what a reconciliation reads', () => {
       sendingDate: '2026-11-01',
     });
     expect([...rows]).toMatchObject([{ invoiceNumber: '1000002', status: 'created', refundedMinor: 0 }]);
-    expect([...books.invoicesToReconcile('another service')]).toEqual([]);
+    expect([...books.invoicesToReconcile({ since: minute(3) })].map((row) => row.invoiceNumber)).toEqual(['1000002']);
+    expect([...books.invoicesToReconcile({ until: minute(2) })].map((row) => row.invoiceNumber)).toEqual(['1000001']);
+  });
+
+  it("reads only the numbering each service uses now: a reset sandbox's invoices and refunds are not the new ones", async () => {
+    const books = await ledger();
+    recordAcrossReset(books);
+    books.record([invoiceStep('one:c', 'ELSE', { invoiceNumber: '1000009', sentAt: minute(3) })]);
+    expect([...books.invoicesToReconcile()]).toMatchObject([
+      { businessReference: 'NEW', status: 'created', refundedMinor: 0 },
+      { businessReference: 'ELSE', status: 'created' },
+    ]);
+    expect(books.invoicesOfEarlierNumberings()).toBe(1);
+    expect(books.invoicesOfEarlierNumberings({ since: minute(1) })).toBe(0);
   });
 });

@@ -22,4 +22,14 @@ describe('the name a mistyped one was meant to be', () => {
     expect(nearestName('en', ['itemCode', 'nameEn'])).toBeUndefined();
     expect(nearestName('phone', columns)).toBeUndefined();
   });
+
+  it('is the one field a name cut short begins', () => {
+    const refund = ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'];
+    expect(nearestName('orderReference', refund)).toBe('orderReferenceNumber');
+    expect(nearestName('OrderRef', refund)).toBe('orderReferenceNumber');
+    // Two fields that hold it, or a beginning too short to tell, name neither.
+    expect(nearestName('customer', ['customer.name', 'customer.mobile'])).toBeUndefined();
+    expect(nearestName('quantity', ['quantityLimit', 'purchasedQuantity'])).toBeUndefined();
+    expect(nearestName('ord', refund)).toBeUndefined();
+  });
 });

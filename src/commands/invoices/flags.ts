@@ -1,9 +1,10 @@
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { wholeNumberFlag } from '../../input/flag-parsers.js';
 import type { OptionsOf, Root } from '../root.js';
+import { declareReconcile } from './reconcile-flags.js';
 
-// `einvoice invoices list|show|export|import|forget`: the merchant's ledger of what einvoice sent from this machine
-// (or imported from journals), not the service's list, which its interface does not offer.
+// `einvoice invoices list|show|export|import|forget|reconcile`: the merchant's ledger of what einvoice sent from this
+// machine (or imported from journals), not the service's list, which its interface does not offer.
 
 const statuses = ['created', 'uncertain', 'refused', 'not-created', 'refunded', 'refund-uncertain'] as const;
 
@@ -27,7 +28,7 @@ function withFilters<A extends unknown[], O extends OptionValues, G extends Opti
 export function declareInvoices(root: Root) {
   const invoices = root
     .command('invoices')
-    .description('list, look up and export the invoices and refunds sent from this machine (the ledger)')
+    .description('list, look up, export and reconcile the invoices and refunds sent from this machine (the ledger)')
     .addHelpText(
       'after',
       `\n${whatItIs}\n\nExamples:\n  $ einvoice invoices list --since 2026-11-01\n  $ einvoice invoices show 1000123\n  $ einvoice invoices export --format csv --output invoices.csv`,
@@ -91,7 +92,8 @@ export function declareInvoices(root: Root) {
       'after',
       '\nExamples:\n  $ einvoice invoices forget --before 2025-01-01\n  $ einvoice invoices forget --before 2026-01-01 --env production',
     );
-  return { list, show, settle, exported, imported, forget };
+  const reconcile = declareReconcile(invoices);
+  return { list, show, settle, exported, imported, forget, reconcile };
 }
 
 type Declared = ReturnType<typeof declareInvoices>;
@@ -101,5 +103,6 @@ export type SettleOptions = OptionsOf<Declared['settle']>;
 export type ExportOptions = OptionsOf<Declared['exported']>;
 export type ImportOptions = OptionsOf<Declared['imported']>;
 export type ForgetOptions = OptionsOf<Declared['forget']>;
+export type ReconcileOptions = OptionsOf<Declared['reconcile']>;
 /** The filters list and export share. */
 export type FilterOptions = Pick<ListOptions, 'since' | 'until' | 'ref' | 'customer' | 'status' | 'kind' | 'run'>;

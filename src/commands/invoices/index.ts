@@ -2,7 +2,7 @@ import type { CommandContext } from '../../context.js';
 import type { Root } from '../root.js';
 import { declareInvoices } from './flags.js';
 
-/** Adds `einvoice invoices list|show|settle|export|import|forget`; each verb is imported only when it runs. */
+/** Adds `einvoice invoices list|show|settle|export|import|forget|reconcile`; each verb is imported only when it runs. */
 export function addInvoicesCommands(root: Root, context: CommandContext): void {
   const invoices = declareInvoices(root);
   invoices.list.action(async (_options, command) => {
@@ -22,5 +22,8 @@ export function addInvoicesCommands(root: Root, context: CommandContext): void {
   });
   invoices.forget.action(async (_options, command) => {
     await (await import('./forget.js')).forgetInvoices(command.optsWithGlobals(), context);
+  });
+  invoices.reconcile.action(async (orders, _options, command) => {
+    await (await import('./reconcile.js')).reconcileOrders(orders, command.optsWithGlobals(), context);
   });
 }

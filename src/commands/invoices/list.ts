@@ -59,7 +59,7 @@ export async function listInvoices(options: ListOptions, context: CommandContext
   if (uncertain > 0) {
     terminal.warn(
       `${formatCount(uncertain)} may or may not have been done (uncertain): look each up in the merchant dashboard ` +
-        'before sending it again; einvoice invoices show NUMBER-OR-REFERENCE says what is safe.',
+        'before sending it again; einvoice invoices show ID (as listed) says what is safe.',
     );
   }
 }

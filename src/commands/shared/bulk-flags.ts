@@ -120,33 +120,41 @@ export function merchantWordOf(
 /** What `--format` forces the input to be read as. */
 export const inputFormats = ['csv', 'ndjson', 'json', 'xlsx'] as const;
 
-const sheetGroup = 'Spreadsheets (--file holding CSV or an .xlsx workbook, header row of field names):';
+/** The help group of the flags of reading a sheet, `input` being how the command takes the file. */
+const sheetGroup = (input: string) =>
+  `Spreadsheets (${input} holding CSV or an .xlsx workbook, header row of field names):`;
 
-/** The flags of reading a sheet (CSV or a workbook), in the order `--help` lists them. */
+/**
+ * The flags of reading a sheet (CSV or a workbook), in the order `--help` lists them; `input` names the file they read
+ * as the command takes it (`--file`, or an argument's name).
+ */
 export const sheetFlag = {
-  format: () =>
-    new Option('--format <format>', 'read --file as csv, ndjson, json or xlsx (default: by its extension and content)')
+  format: (input = '--file') =>
+    new Option(
+      '--format <format>',
+      `read ${input} as csv, ndjson, json or xlsx (default: by its extension and content)`,
+    )
       .choices(inputFormats)
-      .helpGroup(sheetGroup),
-  delimiter: () =>
+      .helpGroup(sheetGroup(input)),
+  delimiter: (input = '--file') =>
     new Option('--delimiter <char>', 'the CSV separator: , ; | or tab (default: sniffed from the header)')
       .argParser(parseDelimiter)
-      .helpGroup(sheetGroup),
-  sheet: () =>
+      .helpGroup(sheetGroup(input)),
+  sheet: (input = '--file') =>
     new Option('--sheet <name>', 'the worksheet of an .xlsx workbook to read (default: the first)').helpGroup(
-      sheetGroup,
+      sheetGroup(input),
     ),
-  dateFormat: () =>
+  dateFormat: (input = '--file') =>
     new Option(
       '--date-format <format>',
       "read dates with slashes as DD/MM/YYYY (never guessed), in a CSV's cells and a workbook's text cells",
     )
       .choices(['YYYY-MM-DD', 'DD/MM/YYYY'] as const)
-      .helpGroup(sheetGroup),
-  ignoreColumn: () =>
+      .helpGroup(sheetGroup(input)),
+  ignoreColumn: (input = '--file') =>
     new Option('--ignore-column <name>', 'skip a column of the sheet that is not an invoice field (repeatable)')
       .argParser(repeatable)
-      .helpGroup(sheetGroup),
+      .helpGroup(sheetGroup(input)),
 };
 
 /**

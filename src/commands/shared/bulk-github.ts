@@ -24,14 +24,8 @@ export interface GithubRun {
  * summary to `$GITHUB_STEP_SUMMARY`, the Markdown the run's page shows.
  */
 export async function reportToGithub(run: GithubRun, context: CommandContext): Promise<void> {
-  const { env, cwd } = context;
-  // The runner places an annotation by the path from the repository's root, where a job starts.
-  const { absolutePath } = run.input;
-  const file =
-    absolutePath &&
-    relative(env.GITHUB_WORKSPACE || cwd, absolutePath)
-      .split('\\')
-      .join('/');
+  const { env } = context;
+  const file = annotatedFile(run.input.absolutePath, context);
   // Where the Action runs einvoice, what to change is named as the workflow sets it: its inputs.
   const words = wordsFor(env);
   const annotations = [
@@ -49,4 +43,14 @@ export async function reportToGithub(run: GithubRun, context: CommandContext): P
       words(stepSummary(run.summary, run.results, run.numbered, run.input.name, run.next, run.runWarnings)),
     );
   }
+}
+
+/** The input as an annotation names it: its path from the repository's root, where a job starts; none for stdin. */
+export function annotatedFile(absolutePath: string | undefined, context: CommandContext): string | undefined {
+  return (
+    absolutePath &&
+    relative(context.env.GITHUB_WORKSPACE || context.cwd, absolutePath)
+      .split('\\')
+      .join('/')
+  );
 }

@@ -7,10 +7,15 @@ function declareTemplate(root: Root) {
   return root
     .command('template')
     .description(
-      'print a file of invoices or refunds to start from: a CSV header and an example row, an Excel workbook, or NDJSON or JSON',
+      'print a file of invoices, refunds or orders to start from: a CSV header and example rows, an Excel workbook, or NDJSON or JSON',
     )
     .addArgument(
-      new Argument('<kind>', 'single, recurring or refunds').choices(['single', 'recurring', 'refunds'] as const),
+      new Argument('<kind>', "single, recurring, refunds, or orders (a shop's, to try invoices reconcile on)").choices([
+        'single',
+        'recurring',
+        'refunds',
+        'orders',
+      ] as const),
     )
     .addOption(
       new Option('--format <format>', 'csv, xlsx, ndjson or json')
@@ -26,7 +31,8 @@ Examples:
   $ einvoice template single --format xlsx --output invoices.xlsx
   $ einvoice template recurring --format ndjson > plans.ndjson
   $ einvoice template single --format json > invoice.json
-  $ einvoice template refunds > refunds.csv`,
+  $ einvoice template refunds > refunds.csv
+  $ einvoice template orders > orders.csv && einvoice invoices reconcile orders.csv`,
     );
 }
 

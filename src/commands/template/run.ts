@@ -16,11 +16,26 @@ export type TemplateFormat = (typeof templateFormats)[number];
 const customer = { name: 'Amr Hassan', mobile: '+201012345678', email: 'amr.hassan@example.com' };
 const shared = { sendingDate: 'today', releaseDate: 'today', expiryDate: '+30d' };
 
-/** What a template is of: a kind of invoice, or refunds. */
-export type TemplateKind = InvoiceKind | 'refunds';
+/** What a template is of: a kind of invoice, refunds, or a shop's orders (to try `invoices reconcile` on). */
+export type TemplateKind = InvoiceKind | 'refunds' | 'orders';
 
-/** One example of each kind, valid as it stands; relative dates keep an invoice valid whenever it is used. */
-const examples: Record<TemplateKind, Record<string, unknown>> = {
+/** A shop's orders, each with the fields a single invoice takes: reconciled as they are, or sent as invoices. */
+const orders = [
+  ['ORD-1001', 'Amr Hassan', '+201012345678', 250],
+  ['ORD-1002', 'منى عادل', '+201001234567', 1250.5],
+  ['ORD-1003', 'Karim Nabil', '+201112345678', 99.99],
+  ['ORD-1004', 'سارة محمود', '+201212345678', 480],
+  ['ORD-1005', 'Omar Fathy', '+201512345678', 75],
+].map(([businessReference, name, mobile, amount]) => ({
+  customer: { name, mobile },
+  amount,
+  ...shared,
+  businessReference,
+  note: `Order ${String(businessReference).slice(4)}`,
+}));
+
+/** The examples of each kind, valid as they stand; relative dates keep an invoice valid whenever it is used. */
+const examples: Record<Exclude<TemplateKind, 'orders'>, Record<string, unknown>> = {
   // The built-in sandbox's paid demo invoice, refunded whole: the example runs as printed.
   refunds: { invoiceNumber: '1000007', amount: 150, reason: 'Damaged item', orderReferenceNumber: '3712345' },
   single: {
@@ -64,6 +79,8 @@ const itemColumns = ['itemCode', 'purchasedQuantity', 'price', 'nameEn', 'nameAr
 /** The columns of each kind's CSV template, in the order a sheet shows them. */
 export const templateColumns: Record<TemplateKind, readonly string[]> = {
   refunds: ['invoiceNumber', 'amount', 'reason', 'orderReferenceNumber'],
+  // A single invoice's columns up to its note: what a shop's order holds.
+  orders: [...customerColumns.slice(0, 2), ...commonColumns.slice(0, 6)],
   single: [...customerColumns, ...commonColumns, 'paymentType', ...trailingColumns, ...itemColumns],
   recurring: [
     'cycleType',
@@ -98,25 +115,28 @@ export async function printTemplate(
       hint: 'Give one of them.',
     });
   }
-  const example = examples[kind];
+  // Orders are many records, so their JSON is an array; any other kind's is one record.
+  const rows = kind === 'orders' ? orders : [examples[kind]];
   const chosen = choice.json ? 'json' : choice.format;
+  const columns = templateColumns[kind];
   if (chosen === 'xlsx') {
     const { writeTemplateWorkbook } = await import('./workbook.js');
     return writeTemplateWorkbook(
       kind,
-      templateColumns[kind],
-      (column) => valueAt(example, column),
+      columns,
+      rows.map((row) => (column: string) => valueAt(row, column)),
       choice.output,
       context,
     );
   }
   let text: string;
-  if (chosen === 'json') text = `${toJson(example)}\n`;
-  else if (chosen === 'ndjson') text = `${JSON.stringify(example)}\n`;
+  if (chosen === 'json') text = `${toJson(kind === 'orders' ? rows : rows[0])}\n`;
+  else if (chosen === 'ndjson') text = rows.map((row) => `${JSON.stringify(row)}\n`).join('');
   else {
-    const columns = templateColumns[kind];
-    const row = columns.map((column) => csvCell(valueAt(example, column) as string | number | boolean | undefined));
-    text = `${columns.join(',')}\n${row.join(',')}\n`;
+    const lines = rows.map((row) =>
+      columns.map((column) => csvCell(valueAt(row, column) as string | number | boolean | undefined)).join(','),
+    );
+    text = `${[columns.join(','), ...lines].join('\n')}\n`;
   }
   if (choice.output === undefined) context.stdout.write(text);
   else await writeFile(resolve(context.cwd, choice.output), text);

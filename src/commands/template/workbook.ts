@@ -12,7 +12,7 @@ import { WorkbookStream, type WorkbookColumn, type WorkbookValue } from '../../w
 import type { InvoiceKind } from '../../schemas/invoice.js';
 
 /** What a template is of (as run.ts names it). */
-type TemplateKind = InvoiceKind | 'refunds';
+type TemplateKind = InvoiceKind | 'refunds' | 'orders';
 
 // `einvoice template KIND --format xlsx`: the template as a workbook a merchant fills in Excel. Its text columns are
 // formatted as text, so a mobile number or a reference keeps its leading 0; its dates are dates (today's, as the
@@ -30,11 +30,11 @@ const notes: Record<string, string> = {
   orderReferenceNumber: "the payment's order reference number",
 };
 
-/** Writes the workbook to `--output`, or to stdout when it is not a terminal. */
+/** Writes the workbook, a row per example, to `--output`, or to stdout when it is not a terminal. */
 export async function writeTemplateWorkbook(
   kind: TemplateKind,
   columns: readonly string[],
-  valueOf: (column: string) => unknown,
+  examples: ReadonlyArray<(column: string) => unknown>,
   output: string | undefined,
   context: CommandContext,
 ): Promise<void> {
@@ -48,17 +48,18 @@ export async function writeTemplateWorkbook(
     kind === 'refunds' ? refundColumns.resolve(column) : resolveColumn(column),
   );
   const sheetColumns = columns.map((header, index) => templateColumn(header, resolved[index], kind));
-  const values = columns.map((column, index): WorkbookValue => {
-    const value = valueOf(column);
-    if (sheetColumns[index]?.type === 'date' && typeof value === 'string') return relativeDay(value, today) ?? value;
-    return value as WorkbookValue;
-  });
+  const valuesOf = (valueOf: (column: string) => unknown) =>
+    columns.map((column, index): WorkbookValue => {
+      const value = valueOf(column);
+      if (sheetColumns[index]?.type === 'date' && typeof value === 'string') return relativeDay(value, today) ?? value;
+      return value as WorkbookValue;
+    });
   const target = output === undefined ? toStdout(context) : fileTarget(resolve(context.cwd, output));
   const workbook = WorkbookStream.start(target.stream, {
-    name: kind === 'refunds' ? 'Refunds' : 'Invoices',
+    name: kind === 'refunds' ? 'Refunds' : kind === 'orders' ? 'Orders' : 'Invoices',
     columns: sheetColumns,
   });
-  workbook.addRow(values);
+  for (const valueOf of examples) workbook.addRow(valuesOf(valueOf));
   await workbook.end();
   await target.done;
 }
