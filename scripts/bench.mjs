@@ -1067,7 +1067,8 @@ function writePerformancePage(runs) {
     runs.map(table).join('\n\n'),
     `<!-- /${pageSection} -->`,
   ].join('\n');
-  const parts = ['goals', 'ledger', 'scale', 'excel', 'hostile', 'reconcile'].map((name) =>
+  // `history` is measured by hand (a build before the request history against this one), and kept as it is.
+  const parts = ['goals', 'ledger', 'scale', 'excel', 'hostile', 'reconcile', 'history'].map((name) =>
     name === pageSection ? measuredNow : section(name),
   );
   writeFileSync(

@@ -60,6 +60,32 @@ export class LocalDatabase {
     return this.#transaction('BEGIN IMMEDIATE', work);
   }
 
+  /**
+   * Runs `work` in a write transaction only if no other connection holds the write lock now: what can wait for a
+   * later turn (a record kept for its own sake) never holds up the process. Undefined when the lock is held.
+   */
+  tryWrite<T>(work: () => T): { value: T } | undefined {
+    if (this.#db.isTransaction) return { value: work() };
+    this.exec('PRAGMA busy_timeout = 0');
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      const code = Number((error as { errcode?: unknown }).errcode) & 0xff;
+      if (code === sqliteCodes.busy || code === sqliteCodes.locked) return undefined;
+      throw fileProblem(error, this.#refuse) ?? error;
+    } finally {
+      this.exec(`PRAGMA busy_timeout = ${this.#refuse.waitedMs ?? defaultBusyTimeoutMs}`);
+    }
+    try {
+      const value = work();
+      this.exec('COMMIT');
+      return { value };
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   /** Runs `work` on one snapshot of the database; it never waits for a writer. */
   read<T>(work: () => T): T {
     return this.#transaction('BEGIN', work);
@@ -231,8 +257,9 @@ export async function openLocalDatabase(file: string | undefined, options: Local
   const header = await readHeader(file, refuse);
   if (header) {
     const logged = await hasLog(file);
-    // With a write-ahead log beside it, the file's newest pages may be there (a checkpoint a full disk cut short):
-    // SQLite's own read, below, says whether it is whole.
+    // With a write-ahead log beside it, the file's newest pages may be there (a checkpoint of another process, or one
+    // a full disk cut short, writes the first page with the new page count before the pages it adds): SQLite's own
+    // read, below, says whether it is whole.
     if (!logged) refuseHeader(header, refuse);
     let reader: LocalDatabase;
     try {

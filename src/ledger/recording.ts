@@ -96,6 +96,14 @@ export class Recording {
     if (entry.sandboxState !== undefined) {
       const scope = scopeOf(service, entry.sandboxState);
       if (!this.#seen.has(scope)) {
+        const named = this.#db.get('SELECT 1 FROM scopes WHERE service = ?', service) !== undefined;
+        // What was recorded of the service before it named any state (answers without one: "already existed", a
+        // request of a run killed before its first answer) is of the first state it names, where its refunds look.
+        if (!named) {
+          for (const table of ['invoices', 'refunds']) {
+            this.#db.run(`UPDATE ${table} SET scope = ? WHERE scope = ?`, scope, service);
+          }
+        }
         // The latest the service answered from (an older journal imported later does not move it back).
         this.#db.run(
           `INSERT INTO scopes (service, scope, seen_at) VALUES (?, ?, ?)
@@ -157,9 +165,12 @@ export class Recording {
       this.#step(entry, 'invoice', id, false);
     } else {
       if (entry.invoiceNumber !== undefined) {
+        // The number is of the numbering the answer came from: an entry recorded before any answer named one (a
+        // request of a run killed before its first answer) moves into it, where its refunds look for it.
         this.#db.run(
-          'UPDATE invoices SET invoice_number = ? WHERE id = ? AND invoice_number IS NULL',
+          'UPDATE invoices SET invoice_number = ?, scope = ? WHERE id = ? AND invoice_number IS NULL',
           entry.invoiceNumber,
+          scope,
           id,
         );
       }

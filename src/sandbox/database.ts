@@ -4,8 +4,8 @@ import { newStateId } from './state.js';
 // The sandbox's database: its schema and version. Opening it, and refusing a file that cannot be used, is
 // src/local-database.ts's, as for every SQLite file einvoice keeps.
 
-/** The version of the schema below, kept in the file's user_version. */
-export const schemaVersion = 2;
+/** The version of the schema below, kept in the file's user_version: 2 named the state, 3 added its requests. */
+export const schemaVersion = 3;
 
 /** The file's application_id: "EISB", einvoice's sandbox. */
 export const sandboxApplication = 0x45495342;
@@ -37,6 +37,24 @@ const schema = `
   CREATE TABLE tokens (token TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
 `;
 
+/** Version 3: every request the service received, with what it did (request-history.ts). */
+const requestHistory = `
+  CREATE TABLE IF NOT EXISTS requests (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    received_at TEXT NOT NULL,
+    ended_at TEXT,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    body_sha256 TEXT,
+    body_bytes INTEGER,
+    fault TEXT,
+    committed INTEGER,
+    status INTEGER,
+    ended TEXT NOT NULL,
+    invoice_number TEXT
+  );
+`;
+
 export type { LocalDatabase as Database, Row, SqlValue } from '../local-database.js';
 
 /**
@@ -55,11 +73,14 @@ export function openDatabase(file: string | undefined, initialize: (database: Lo
     migrate(database, from) {
       if (from === 0) {
         database.exec(schema);
+        database.exec(requestHistory);
         initialize(database);
         return;
       }
       // Version 1 named no state: the state a file holds is given its name, as a reset would give a new one.
       database.run("INSERT OR IGNORE INTO counters (name, value) VALUES ('stateId', ?)", newStateId());
+      // An earlier file kept no history: it starts empty, as after a reset.
+      database.exec(requestHistory);
     },
   });
 }

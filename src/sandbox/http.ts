@@ -14,6 +14,10 @@ export interface Reply {
   body?: Buffer;
   /** Keeps the response open after the headers and hands it over (server-sent events); `json` is not sent. */
   stream?: (res: ServerResponse) => void;
+  /** The request changed the service's state (its transaction committed), for the request history. */
+  committed?: boolean;
+  /** The invoice the request created or acted on, for the request history. */
+  invoiceNumber?: string;
 }
 
 /** A reply holding `value` as JSON. */
@@ -110,12 +114,44 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** A request's body, read at most once: parsed as JSON by its handler, and hashed for the request history. */
+export class RequestBody {
+  readonly req: IncomingMessage;
+  #bytes: Promise<Buffer> | undefined;
+  #read: Buffer | undefined;
+
+  constructor(req: IncomingMessage) {
+    this.req = req;
+  }
+
+  /** True when the request carries a body at all. */
+  get present(): boolean {
+    return hasBody(this.req);
+  }
+
+  /** The body's bytes (none without a body); 413, reading no further, past `maxBodyBytes`. */
+  bytes(): Promise<Buffer> {
+    this.#bytes ??= !this.present
+      ? Promise.resolve(Buffer.alloc(0))
+      : Number(this.req.headers['content-length'] ?? 0) > maxBodyBytes
+        ? Promise.reject(tooLarge())
+        : readLimited(this.req);
+    return this.#bytes.then((bytes) => (this.#read = bytes));
+  }
+
+  /** The bytes of a body read whole, if one was. */
+  get read(): Buffer | undefined {
+    return this.#read;
+  }
+}
+
 /**
  * Reads the request body as JSON. Without a body it returns undefined, or fails when `required`. A body must be
  * sent as application/json (else 415) and be at most `maxBodyBytes` (else 413, read no further).
  */
-export async function readJsonBody(req: IncomingMessage, options: { required: boolean }): Promise<unknown> {
-  if (!hasBody(req)) {
+export async function readJsonBody(body: RequestBody, options: { required: boolean }): Promise<unknown> {
+  const { req } = body;
+  if (!body.present) {
     if (options.required) throw malformed('The request has no body; send a JSON object.');
     return undefined;
   }
@@ -128,7 +164,7 @@ export async function readJsonBody(req: IncomingMessage, options: { required: bo
       `Send the body as JSON with the header Content-Type: application/json (got ${mediaType ? `'${mediaType}'` : 'none'}).`,
     );
   }
-  const bytes = await readLimited(req);
+  const bytes = await body.bytes();
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -7,13 +7,14 @@ import { serviceErrorCodes } from '../schemas/service-error.js';
 import type { SandboxApp } from './app.js';
 import { authorizationProblem } from './auth.js';
 import { sandboxNow } from './clock.js';
-import { ClientGoneError, SandboxHttpError, forbiddenCode, readJsonBody, type Reply } from './http.js';
+import { ClientGoneError, RequestBody, SandboxHttpError, forbiddenCode, readJsonBody, type Reply } from './http.js';
 import { untrustedRequestProblem } from './request-origin.js';
+import { requestHistory, type Ending, type Trace } from './request-history.js';
 import { matchRoute, pathSegments, type Method, type Route } from './router.js';
 
-/** What the sandbox reports as it runs: each request answered, and each unexpected failure. */
+/** What the sandbox reports as it runs: each request as it ended, and each unexpected failure. */
 export type SandboxLogEvent =
-  | { type: 'request'; method: string; path: string; status: number | 'dropped'; ms: number }
+  | { type: 'request'; method: string; path: string; status: number | 'dropped' | 'hung'; ms: number }
   | { type: 'error'; error: unknown };
 
 /** How long a connection answered with 413 keeps draining the client's body before it is closed. */
@@ -22,8 +23,14 @@ const lingerMs = 1000;
 /** The sandbox's own code for a request that is not HTTP the server can read. */
 const badRequestCode = 'BAD_REQUEST';
 
-/** What a request comes to: a reply, or a dropped connection (an injected fault, or a client that left). */
-type Outcome = { reply: Reply } | { drop: true };
+/**
+ * What a request comes to: a reply, a dropped connection (an injected fault, or a client that left), or no answer
+ * at all until the client gave up (an injected hang).
+ */
+type Outcome = { reply: Reply } | { drop: true } | { hung: true };
+
+/** Keeps a request's connection open, unanswered, until the client closes it or the sandbox stops. */
+type Hold = (req: IncomingMessage) => Promise<void>;
 
 /** The HTTP server and how to stop it: no new connections, idle and draining ones closed, busy ones finished. */
 export interface SandboxServer {
@@ -38,6 +45,9 @@ export function createSandboxServer(
   log: (event: SandboxLogEvent) => void,
 ): SandboxServer {
   const lingering = new Set<Socket>();
+  const held = new Set<Socket>();
+  /** Requests being handled: the database closes only once each has ended in the history. */
+  const handling = new Set<Promise<void>>();
   const report = (event: SandboxLogEvent) => {
     try {
       log(event);
@@ -45,26 +55,49 @@ export function createSandboxServer(
       // A failing logger must not take the server down.
     }
   };
+  const history = requestHistory(app.store, (error) => report({ type: 'error', error }));
+  let closing: Promise<void> | undefined;
+  const hold: Hold = (req) =>
+    new Promise<void>((resolve) => {
+      const socket = req.socket;
+      if (socket.closed) return resolve();
+      held.add(socket);
+      socket.once('close', () => {
+        held.delete(socket);
+        resolve();
+      });
+      // A request held once the sandbox is stopping is let go at once.
+      if (closing) socket.destroy();
+    });
   const server = createServer((req, res) => {
     const started = performance.now();
-    handle(app, routes, req, report)
+    const trace: Trace = { body: new RequestBody(req), committed: false };
+    const entry = history.received(req);
+    const handled = handle(app, routes, req, trace, hold, report)
       .then((outcome) => {
-        const status = 'drop' in outcome ? 'dropped' : outcome.reply.status;
+        const ending: Ending =
+          'reply' in outcome
+            ? { ended: 'answered', status: outcome.reply.status }
+            : { ended: 'drop' in outcome ? 'dropped' : 'hung' };
+        const status = ending.ended === 'answered' ? ending.status : ending.ended;
         const ms = performance.now() - started;
         report({ type: 'request', method: req.method ?? '?', path: req.url ?? '?', status, ms });
+        history.ended(entry, trace, ending);
         if ('drop' in outcome) req.socket.destroy();
-        else send(req, res, outcome.reply, lingering);
+        else if ('reply' in outcome) send(req, res, outcome.reply, lingering);
       })
-      .catch(() => req.socket.destroy());
+      .catch(() => void req.socket.destroy())
+      .finally(() => handling.delete(handled));
+    handling.add(handled);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerUnreadable(error, socket));
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
+      server.close(() => resolve(Promise.all(handling).then(() => history.close())));
       server.closeIdleConnections();
-      // A connection still draining a refused body has nothing more to say.
+      // A connection still draining a refused body has nothing more to say, and a held one never will.
       lingering.forEach((socket) => socket.destroy());
+      held.forEach((socket) => socket.destroy());
     }));
   return { server, close };
 }
@@ -73,10 +106,12 @@ async function handle(
   app: SandboxApp,
   routes: Route[],
   req: IncomingMessage,
+  trace: Trace,
+  hold: Hold,
   log: (event: SandboxLogEvent) => void,
 ): Promise<Outcome> {
   try {
-    return await dispatch(app, routes, req);
+    return await dispatch(app, routes, req, trace, hold);
   } catch (error) {
     if (error instanceof SandboxHttpError) return { reply: error.toReply() };
     if (error instanceof ClientGoneError) return { drop: true };
@@ -85,7 +120,13 @@ async function handle(
   }
 }
 
-async function dispatch(app: SandboxApp, routes: Route[], req: IncomingMessage): Promise<Outcome> {
+async function dispatch(
+  app: SandboxApp,
+  routes: Route[],
+  req: IncomingMessage,
+  trace: Trace,
+  hold: Hold,
+): Promise<Outcome> {
   const refusal = untrustedRequestProblem(req, { address: req.socket.localAddress, port: req.socket.localPort });
   if (refusal) {
     const code = refusal.status === 415 ? serviceErrorCodes.unsupportedMediaType : forbiddenCode;
@@ -109,16 +150,27 @@ async function dispatch(app: SandboxApp, routes: Route[], req: IncomingMessage):
       headers: { allow: allowed },
     });
   }
-  if (route.scope === 'service') await authenticate(app, req);
+  if (route.scope === 'service') {
+    await authenticate(app, req);
+    trace.invoiceNumber = params.invoiceNumber;
+    // Read whole for the history, whatever comes of the request; its handler parses the same bytes.
+    await trace.body.bytes().catch(() => undefined);
+  }
   app.tick();
-  // Faults come after the token check (an unauthenticated caller never sees them) and before the body is read.
-  const fault = route.scope === 'service' ? await injectFault(app) : undefined;
+  // Faults come after the token check (an unauthenticated caller never sees them) and before the operation.
+  const fault = route.scope === 'service' ? await injectFault(app, trace) : undefined;
   if (fault === 'drop') return { drop: true };
+  if (fault === 'hang') {
+    await hold(req);
+    return { hung: true };
+  }
   const reply = await handler({
     req,
     params,
-    readJson: (options) => readJsonBody(req, { required: options?.required ?? false }),
+    readJson: (options) => readJsonBody(trace.body, { required: options?.required ?? false }),
   });
+  trace.committed = reply.committed ?? false;
+  trace.invoiceNumber = reply.invoiceNumber ?? trace.invoiceNumber;
   // The operation has committed; the client never learns it did.
   if (fault === 'drop-after-commit' && reply.status < 400) return { drop: true };
   return { reply };
@@ -135,10 +187,11 @@ async function authenticate(app: SandboxApp, req: IncomingMessage): Promise<void
 }
 
 /** Waits the configured latency, then draws this request's fault; faults answered at once are thrown. */
-async function injectFault(app: SandboxApp): Promise<FaultKind | undefined> {
+async function injectFault(app: SandboxApp, trace: Trace): Promise<FaultKind | undefined> {
   const { latencyMs } = app.faults.settings;
   if (latencyMs > 0) await delay(latencyMs);
   const fault = app.faults.draw();
+  trace.fault = fault;
   const retryLater = { headers: { 'retry-after': '1' } };
   switch (fault) {
     case '500':

@@ -1,6 +1,13 @@
 import { toMinorUnits } from '../schemas/money.js';
 import type { Statistics } from '../schemas/statistics.js';
 import { openDatabase, type Database, type Row } from './database.js';
+import {
+  HistoryTable,
+  requestOf,
+  type ReceivedRequest,
+  type RequestEnding,
+  type RequestPage,
+} from './history-table.js';
 import type { InvoiceStatus, IssuedToken, OutboxMessage, SandboxState, StoredInvoice } from './state.js';
 import { computeStatistics, type StatusTotals } from './statistics.js';
 
@@ -13,11 +20,13 @@ export interface StateStore {
   read<T>(work: (state: StateView) => T): T;
   /**
    * Writes the whole state as the JSON text the sandbox's old state file held, but for the issued tokens (secrets),
-   * a piece at a time, each piece awaited, all from one snapshot.
+   * and then its request history, a piece at a time, each piece awaited, all from one snapshot.
    */
   export(write: (text: string) => Promise<void>): Promise<void>;
   /** Runs `work` in one write transaction; it has committed when this returns. */
   write<T>(work: (state: StateDraft) => T): T;
+  /** Runs `work` in one write transaction if the file can be written at once; undefined when another holds it. */
+  tryWrite<T>(work: (state: StateDraft) => T): { value: T } | undefined;
   close(): void;
 }
 
@@ -60,6 +69,8 @@ export interface StateView {
   /** The outbox in the order it was written; only the messages of `invoiceNumbers` when given. */
   outbox(invoiceNumbers?: string[]): OutboxMessage[];
   tokens(): IssuedToken[];
+  /** The service's request history in the order received, or a page of it after the seq `after`. */
+  requests(page?: { limit?: number; after?: number }): RequestPage;
 }
 
 /** What the handlers change. */
@@ -70,7 +81,11 @@ export interface StateDraft extends StateView {
   addMessages(messages: OutboxMessage[]): void;
   addToken(token: IssuedToken): void;
   removeToken(token: string): void;
-  /** Replaces everything with `state`. */
+  /** Records a request to the service as it arrives; returns its seq in the history. */
+  receiveRequest(request: ReceivedRequest): number;
+  /** Records how the request `seq` ended. */
+  endRequest(seq: number, ending: RequestEnding): void;
+  /** Replaces everything with `state`, and empties the request history. */
   replace(state: SandboxState): void;
 }
 
@@ -86,6 +101,7 @@ export async function openStore(options: {
     read: (work) => database.read(() => work(state)),
     export: (write) => database.readAsync(() => writeState(database, state, write)),
     write: (work) => database.write(() => work(state)),
+    tryWrite: (work) => database.tryWrite(() => work(state)),
     close: () => database.close(),
   };
 }
@@ -116,9 +132,11 @@ function documents(rows: Row[]): StoredInvoice[] {
 
 class SqlState implements StateDraft {
   readonly #db: Database;
+  readonly #history: HistoryTable;
 
   constructor(db: Database) {
     this.#db = db;
+    this.#history = new HistoryTable(db);
   }
 
   counters(): Counters {
@@ -249,6 +267,18 @@ class SqlState implements StateDraft {
     }));
   }
 
+  requests(page?: { limit?: number; after?: number }): RequestPage {
+    return this.#history.page(page);
+  }
+
+  receiveRequest(request: ReceivedRequest): number {
+    return this.#history.receive(request);
+  }
+
+  endRequest(seq: number, ending: RequestEnding): void {
+    this.#history.end(seq, ending);
+  }
+
   insertInvoice(invoice: StoredInvoice): void {
     this.#db.run(
       `INSERT INTO invoices (document, invoice_number, status, business_reference, amount_minor, sending_date,
@@ -289,6 +319,7 @@ class SqlState implements StateDraft {
 
   replace(state: SandboxState): void {
     for (const table of ['counters', 'invoices', 'outbox', 'tokens']) this.#db.run(`DELETE FROM ${table}`);
+    this.#history.clear();
     const { stateId, nextInvoiceNumber, nextOrderReference, clockOffsetMs } = state;
     this.setCounters({
       ...(stateId !== undefined ? { stateId } : {}),
@@ -311,17 +342,19 @@ class SqlState implements StateDraft {
 async function writeState(database: Database, state: SqlState, write: (text: string) => Promise<void>) {
   const head = JSON.stringify({ version: 1, ...state.counters() }, null, 2);
   let text = head.slice(0, -2);
-  const lists: Array<[string, Iterable<Row>, string]> = [
-    ['invoices', database.each('SELECT document FROM invoices ORDER BY seq'), 'document'],
-    ['outbox', database.each('SELECT message FROM outbox ORDER BY seq'), 'message'],
+  const documentOf = (column: string) => (row: Row) => JSON.parse(row[column] as string) as unknown;
+  const lists: Array<[string, Iterable<Row>, (row: Row) => unknown]> = [
+    ['invoices', database.each('SELECT document FROM invoices ORDER BY seq'), documentOf('document')],
+    ['outbox', database.each('SELECT message FROM outbox ORDER BY seq'), documentOf('message')],
     // Issued tokens are secrets: they are not printed, and a state read back from this text has none.
-    ['tokens', [], ''],
+    ['tokens', [], () => undefined],
+    ['requests', database.each('SELECT * FROM requests ORDER BY seq'), requestOf],
   ];
-  for (const [name, rows, column] of lists) {
+  for (const [name, rows, itemOf] of lists) {
     text += `,\n  "${name}": [`;
     let empty = true;
     for (const row of rows) {
-      const item = JSON.stringify(JSON.parse(row[column] as string), null, 2).replaceAll('\n', '\n    ');
+      const item = JSON.stringify(itemOf(row), null, 2).replaceAll('\n', '\n    ');
       text += `${empty ? '' : ','}\n    ${item}`;
       empty = false;
       // Pieces of many rows each: few writes, little memory.

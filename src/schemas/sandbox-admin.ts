@@ -1,8 +1,11 @@
 import * as z from 'zod';
 import { addMonths } from './months.js';
 
-/** The kinds of fault the sandbox can inject into the service's operations. */
-export const faultKinds = ['500', '503', '429', 'drop', 'drop-after-commit'] as const;
+/**
+ * The kinds of fault the sandbox can inject into the service's operations. A new kind goes last: each draw is read
+ * against the rates in this order, so a seed keeps injecting the faults it did.
+ */
+export const faultKinds = ['500', '503', '429', 'drop', 'drop-after-commit', 'hang'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 const rate = z.number().min(0, { error: 'must be from 0 to 1' }).max(1, { error: 'must be from 0 to 1' });
@@ -154,6 +157,49 @@ const pageCursor = z.string().regex(/^\d{1,64}$/, { error: 'must be an invoice n
 
 /** `GET /__sandbox/invoices?limit=&after=`: a page of invoices, in the order they were created, after `after`. */
 export const invoicePageQuerySchema = z.strictObject({ limit: pageSize.optional(), after: pageCursor.optional() });
+
+/** `GET /__sandbox/requests?limit=&after=`: a page of the request history, in the order received, after `after`. */
+export const requestPageQuerySchema = z.strictObject({
+  limit: pageSize.optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, { error: 'must be the seq of a request' })
+    .transform(Number)
+    .optional(),
+});
+
+/** How a request the sandbox received ended: answered, its connection dropped, hung until the client left, or not yet. */
+export const requestEndings = ['answered', 'dropped', 'hung', 'in-flight'] as const;
+
+/** One request of the service's history (`GET /__sandbox/requests`). */
+export const sandboxRequestSchema = z.object({
+  /** Its place in the history, in the order the requests were received (by every process serving the file). */
+  seq: z.number().int(),
+  receivedAt: z.string(),
+  /** When it ended; null while in flight (or when the sandbox stopped first). */
+  endedAt: z.string().nullable(),
+  method: z.string(),
+  path: z.string(),
+  /** SHA-256 of the body as received (hex), when it was read: every request that passed the token check. */
+  bodySha256: z.string().nullable(),
+  bodyBytes: z.number().int().nullable(),
+  /** The fault injected into it, if any. */
+  fault: z.enum(faultKinds).nullable(),
+  /** Whether it changed the service's state (an invoice created, a refund made); null while in flight. */
+  committed: z.boolean().nullable(),
+  /** The HTTP status answered; null when no answer was sent. */
+  status: z.number().int().nullable(),
+  ended: z.enum(requestEndings),
+  /** The invoice it created, or the one its path names (a refund's). */
+  invoiceNumber: z.string().nullable(),
+});
+export type SandboxRequest = z.output<typeof sandboxRequestSchema>;
+
+/** `GET /__sandbox/requests`; `next` is the cursor of the next page, when a page was asked for and one follows. */
+export const sandboxRequestsResponseSchema = z.object({
+  requests: z.array(sandboxRequestSchema),
+  next: z.string().optional(),
+});
 
 /**
  * `GET /__sandbox/dashboard?limit=&status=&search=`: the newest `limit` invoices (default 50) of a status, or whose

@@ -92,6 +92,24 @@ describe('one entry per invoice', () => {
     expect(invoice).toMatchObject({ status: 'created', businessReference: 'LOST-1' });
     expect(invoice?.invoiceNumber).toMatch(/^\d+$/);
   });
+
+  it("a run's records its ledger never got (killed before its batch was written): the rerun brings them in, once", async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'four.ndjson', records(4, 2));
+    // The journal holds the four created; the ledger nothing, as after a kill -9 before the run's batch was written.
+    const first = await runInProcess(['create', 'single', '--file', 'four.ndjson', '--yes', '--no-ledger'], { home });
+    expect(first.code, first.stderr).toBe(0);
+    for (let rerun = 1; rerun <= 2; rerun++) {
+      const again = await runInProcess(['create', 'single', '--file', 'four.ndjson', '--yes', '--json'], { home });
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout).summary.createdEarlier).toBe(4);
+    }
+    const entries = await listed(home);
+    expect(entries.map((entry) => entry.status)).toEqual(['created', 'created', 'created', 'created']);
+    const numbers = entries.map((entry) => entry.invoiceNumber);
+    expect(new Set(numbers).size).toBe(4);
+    expect(numbers).not.toContain(null);
+  });
 });
 
 describe('lists an accountant reads', () => {

@@ -161,6 +161,50 @@ describe('sandboxes that number their invoices anew', () => {
     expect(statusOf(books, 'OLD')).toEqual(['refunded']);
   });
 
+  it('an invoice first uncertain in a ledger that knew no state joins the state its answer names: its refund finds it', async () => {
+    const books = await ledger();
+    const sandbox = 'http://127.0.0.1:4010/';
+    // A run killed before any answer: its request is known only from its journal, with no state named.
+    books.record([invoiceStep('one:a', 'REF-1', { service: sandbox, status: 'uncertain', sentAt: minute(1) })]);
+    books.record([
+      invoiceStep('one:a', 'REF-1', {
+        service: sandbox,
+        sandboxState: 'first',
+        invoiceNumber: '1000009',
+        at: minute(2),
+      }),
+    ]);
+    books.record([refundStep('one:r', '1000009', { service: sandbox, sandboxState: 'first', sentAt: minute(3) })]);
+    expect(statusOf(books, 'REF-1')).toEqual(['refunded']);
+    expect([...books.list({})]).toHaveLength(1);
+    // The sandbox reset: a request sent before its first answer is recorded in the state last heard of, and its
+    // answer, from the new state, brings it there.
+    books.record([invoiceStep('two:a', 'REF-2', { service: sandbox, status: 'uncertain', sentAt: minute(4) })]);
+    books.record([
+      invoiceStep('two:a', 'REF-2', {
+        service: sandbox,
+        sandboxState: 'second',
+        invoiceNumber: '1000009',
+        at: minute(5),
+      }),
+    ]);
+    books.record([refundStep('two:r', '1000009', { service: sandbox, sandboxState: 'second', sentAt: minute(6) })]);
+    expect(statusOf(books, 'REF-2')).toEqual(['refunded']);
+    expect([...books.list({})]).toHaveLength(2);
+  });
+
+  it('an invoice "already existed" before the service named any state is of the first state it names', async () => {
+    const books = await ledger();
+    const sandbox = 'http://127.0.0.1:4010/';
+    books.record([
+      invoiceStep('one:a', 'REF-1', { service: sandbox, invoiceNumber: '1000004', alreadyExisted: true }),
+      invoiceStep('one:b', 'REF-2', { service: sandbox, sandboxState: 'first', invoiceNumber: '1000005' }),
+    ]);
+    books.record([refundStep('one:r', '1000004', { service: sandbox, sandboxState: 'first', sentAt: minute(3) })]);
+    expect(statusOf(books, 'REF-1')).toEqual(['refunded']);
+    expect(books.currentScope(sandbox)).toBe(`${sandbox} (sandbox state first)`);
+  });
+
   it('an older journal of an earlier state, recorded later, does not make that state the latest', async () => {
     const books = await ledger();
     books.record([

@@ -61,6 +61,26 @@ describe('a built-in sandbox state file that cannot be used (exit 10, left as it
     expect(stderr).toContain(`${file} is not a database einvoice made: it is the SQLite database of another program.`);
   });
 
+  it('opens a file another process is checkpointing: its header counts pages its log still holds', async () => {
+    const { home, file } = await homeWithState();
+    // Another process writes, keeping its pages in the write-ahead log until a checkpoint.
+    const other = new DatabaseSync(file);
+    other.exec('PRAGMA wal_autocheckpoint = 0; CREATE TABLE filler (x); INSERT INTO filler VALUES (randomblob(60000))');
+    const pages = Number((other.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
+    try {
+      // The checkpoint has written the first page, with the new count, and not yet the pages it adds after it.
+      const bytes = readFileSync(file);
+      expect(bytes.length).toBeLessThan(pages * pageSize);
+      bytes.writeUInt32BE(pages, 28);
+      bytes.copy(bytes, 92, 24, 28);
+      writeFileSync(file, bytes);
+      const result = await runInProcess(['stats'], { home });
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      other.close();
+    }
+  });
+
   it('refuses a file cut short, and says that sandbox reset moves it aside', async () => {
     const { home, file } = await homeWithState();
     writeFileSync(file, readFileSync(file).subarray(0, 3 * pageSize));

@@ -1,7 +1,9 @@
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { faultsInForceSchema, serviceErrorSchema } from '../../src/schemas/index.js';
 import { startSandbox, type FaultKind, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { mulberry32 } from '../../src/sandbox/faults.js';
+import { until } from '../bulk/helpers.js';
 import { call, rawRequest, singleInvoice } from './support.js';
 
 async function withSandbox(options: SandboxOptions, test: (sandbox: RunningSandbox) => Promise<void>) {
@@ -57,6 +59,40 @@ describe('fault injection', () => {
       const invalid = await call(sandbox, 'POST', '/invoice-api/invoices/single', { body: {} });
       expect(invalid.status).toBe(400);
     });
+  });
+
+  it('hang holds the request unanswered and does nothing, until the client gives up', async () => {
+    await withSandbox({ faults: { hang: 1 } }, async (sandbox) => {
+      // The client gives up after 300 ms without an answer, as a client's time-out does.
+      const outcome = await new Promise<string>((resolve) => {
+        const request = httpRequest(`${sandbox.url}/invoice-api/invoices/single`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+          timeout: 300,
+        });
+        request.on('timeout', () => {
+          request.destroy();
+          resolve('no answer');
+        });
+        request.on('response', (response) => resolve(`answered ${response.statusCode}`));
+        request.on('error', () => undefined);
+        request.end(JSON.stringify(singleInvoice()));
+      });
+      expect(outcome).toBe('no answer');
+      expect(await invoicesOf(sandbox)).toEqual([]);
+    });
+  });
+
+  it('lets a hung request go when the sandbox stops', async () => {
+    const sandbox = await startSandbox({ faults: { hang: 1 } });
+    const hung = createRaw(sandbox);
+    // Held, or about to be: the sandbox has it.
+    await until(
+      async () => (await call(sandbox, 'GET', '/__sandbox/requests')).body.requests.length === 1,
+      'the request in the history',
+    );
+    await sandbox.close();
+    expect(await hung).toEqual({ body: '', error: 'ECONNRESET' });
   });
 
   it('applies after the token check and never to the admin API', async () => {

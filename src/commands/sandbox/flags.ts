@@ -19,7 +19,7 @@ export function declareSandbox(root: Root) {
     .option('--latency <ms>', 'delay every service operation by this many milliseconds', wholeNumberFlag(0))
     .option(
       '--fault <kind=rate>',
-      'inject a fault: 500, 503, 429, drop or drop-after-commit, e.g. 503=0.05',
+      'inject a fault: 500, 503, 429, drop, drop-after-commit or hang, e.g. 503=0.05',
       repeatable,
     )
     .option('--seed <n>', 'seed of the fault injection, for reproducible runs', wholeNumberFlag(0))

@@ -66,7 +66,29 @@ export async function openBulkLedger(
   // A ledger that cannot be read checks nothing: the run goes on, and the recorder says why once.
   const ledger = recorder ? await recorder.ledger() : await Ledger.open(file, { create: false }).catch(() => undefined);
   const header = journal ? await journalHeader(journal.path).catch(() => undefined) : undefined;
+  if (recorder && ledger && journal && header) await catchUp(ledger, journal, header, session);
   return new RunLedger({ session, context, journal, recorder, ledger, header });
+}
+
+/**
+ * A run killed (`kill -9`, a lost machine) before its last batch reached the ledger left records only its journal
+ * holds, which a rerun finds done and sends no more: the rerun brings them in first, as importing the journal would
+ * (which adds nothing the ledger holds, and turns no answer back). A journal that cannot be read whole is left to the
+ * run, which says why; a ledger that cannot be written, to the recorder.
+ */
+async function catchUp(ledger: Ledger, journal: JournalPlace, header: JournalHeader, session: Session): Promise<void> {
+  try {
+    if ((await ledger.checkJournal(journal.path, 0)).count > 0) return;
+    const { currency } = session.profile;
+    await ledger.importJournal(journal.path, 0, {
+      journal: journal.path,
+      header,
+      via: 'bulk',
+      ...(currency ? { currency } : {}),
+    });
+  } catch {
+    // Told by the recorder at its first write, or by the run as it reads the journal.
+  }
 }
 
 interface RunLedgerParts {

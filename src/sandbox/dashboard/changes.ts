@@ -39,6 +39,8 @@ export class ChangeFeed {
           this.changed();
         }
       },
+      // The request history alone: nothing the page shows.
+      tryWrite: (work) => store.tryWrite(work),
       close: () => store.close(),
     };
   }

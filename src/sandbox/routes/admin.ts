@@ -2,6 +2,7 @@ import {
   clockChangeSchema,
   faultSettingsSchema,
   invoicePageQuerySchema,
+  requestPageQuerySchema,
   resetRequestSchema,
   tokenRequestSchema,
 } from '../../schemas/sandbox-admin.js';
@@ -92,6 +93,17 @@ function listInvoices(app: SandboxApp): Handler {
   };
 }
 
+/** The service's request history in the order received; a page of it when `limit` or `after` asks for one. */
+function listRequests(app: SandboxApp): Handler {
+  return async ({ req }) => {
+    const query = checked(validate(requestPageQuerySchema, queryOf(req)));
+    return jsonReply(
+      200,
+      app.store.read((state) => state.requests(query)),
+    );
+  };
+}
+
 function listOutbox(app: SandboxApp): Handler {
   return async () => jsonReply(200, { messages: app.store.read((state) => state.outbox()) });
 }
@@ -133,6 +145,7 @@ export function adminRoutes(app: SandboxApp): Route[] {
     { path: '/__sandbox/invoices/:invoiceNumber/cancel', scope: 'admin', methods: { POST: settle(app, 'cancel') } },
     { path: '/__sandbox/clock', scope: 'admin', methods: { GET: readClock(app), POST: moveClock(app) } },
     { path: '/__sandbox/outbox', scope: 'admin', methods: { GET: listOutbox(app) } },
+    { path: '/__sandbox/requests', scope: 'admin', methods: { GET: listRequests(app) } },
     { path: '/__sandbox/reset', scope: 'admin', methods: { POST: reset(app) } },
     { path: '/__sandbox/tokens', scope: 'admin', methods: { POST: tokens(app) } },
     { path: '/__sandbox/faults', scope: 'admin', methods: { GET: readFaults(app), POST: setFaults(app) } },

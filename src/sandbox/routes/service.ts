@@ -36,7 +36,7 @@ function create(app: SandboxApp, kind: InvoiceKind): Handler {
       return { invoiceNumber: invoice.invoiceNumber, counters: counted };
     });
     // The service answers with a bare JSON number; the digits are written as text so none is rounded.
-    return { status: 201, json: invoiceNumber, headers: stateHeader(counters) };
+    return { status: 201, json: invoiceNumber, headers: stateHeader(counters), committed: true, invoiceNumber };
   };
 }
 
@@ -52,7 +52,7 @@ function refund(app: SandboxApp): Handler {
       refundInvoice(state, invoiceNumber, result.data, sandboxNow(counted));
       return counted;
     });
-    return { ...jsonReply(200, {}), headers: stateHeader(counters) };
+    return { ...jsonReply(200, {}), headers: stateHeader(counters), committed: true, invoiceNumber };
   };
 }
 
