@@ -342,15 +342,17 @@ export class Recording {
 
   /**
    * An invoice takes its status from its requests: created when one was (the service's answer before the merchant's
-   * word), else the latest request's.
+   * word, the request that created it before a later one the service said it already held), else the latest
+   * request's.
    */
   #settleInvoice(id: number): void {
     this.#db.run(
       `UPDATE invoices SET (status, marked, answered_at, error, decided) = (
          SELECT status, marked, at, error, decided FROM history WHERE type = 'invoice' AND entry = ?1
-         ORDER BY status = 'created' AND marked = 0 DESC, status = 'created' DESC, at DESC LIMIT 1)
+         ORDER BY status = 'created' AND marked = 0 DESC, status = 'created' DESC, decided IS ?2, at DESC LIMIT 1)
        WHERE id = ?1`,
       id,
+      alreadyHeld,
     );
   }
 
