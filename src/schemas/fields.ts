@@ -135,9 +135,22 @@ function moneyProblem(decimal: Decimal | undefined, positive: boolean): string |
   if (!decimal) return 'must be a finite number';
   if (decimal.negative || (positive && decimal.digits === '0'))
     return positive ? 'must be greater than 0' : 'must be 0 or more';
-  if (decimalPlaces(decimal) > 2) return 'must have at most two decimals';
+  if (decimalPlaces(decimal) > 2) return `must have at most two decimals${computedNote(decimal)}`;
   if (decimalToMinor(decimal) > maxAmountMinor) return `must be at most ${maxAmountText}`;
   return undefined;
+}
+
+/**
+ * What a value a spreadsheet or a program computed says of itself: 99.99000000000001 is 99.99 plus the rounding of
+ * binary fractions, twelve decimals and more from it. Told, never rounded here: where it was computed knows.
+ */
+function computedNote(decimal: Decimal): string {
+  if (decimalPlaces(decimal) < 12) return '';
+  const text = decimalToText(decimal);
+  const near = Number(text).toFixed(2);
+  return Math.abs(Number(text) - Number(near)) < 1e-9
+    ? `: ${text} is ${near} as a computation left it; round it where it is computed (=ROUND(..., 2) in a sheet)`
+    : '';
 }
 
 /**

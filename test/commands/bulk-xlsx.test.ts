@@ -196,6 +196,20 @@ describe('a workbook made by another program', () => {
     expect(result.stderr).toContain('at most two decimals');
     expect((await received(sandbox)).count).toBe(0);
   });
+  it('refuses an amount a formula left a binary rounding from two decimals, saying what was read and how to round it', async () => {
+    const home = homeFor(sandbox);
+    await writeHandMadeWorkbook(join(home, 'computed.xlsx'), {
+      sheets: [{ name: 'Sheet1', rows: [header, row('D-1', { 3: { number: '99.990000000000009' } })] }],
+    });
+    const result = await runInProcess(['create', 'single', '--file', 'computed.xlsx', '--yes'], { home });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '(Sheet1!D2): must have at most two decimals: 99.99000000000001 is 99.99 as a computation left it; round it',
+    );
+    expect((await received(sandbox)).count).toBe(0);
+  });
+
   it('refuses half a character (a lone surrogate written as a reference), never sending \uFFFD', async () => {
     const home = homeFor(sandbox);
     await writeHandMadeWorkbook(join(home, 'half.xlsx'), {

@@ -81,6 +81,11 @@ describe('ceilings of what is added up', () => {
     ['12345678901234.5', 'must be at most 9,999,999,999,999.99'],
     ['99999999999999999999', 'must be at most 9,999,999,999,999.99'],
     ['1.000000001', 'must have at most two decimals'],
+    [
+      '99.99000000000001',
+      'must have at most two decimals: 99.99000000000001 is 99.99 as a computation left it; round it where it is computed (=ROUND(..., 2) in a sheet)',
+    ],
+    ['99.991234567891', 'must have at most two decimals'],
   ])('a refund amount written as text %s is refused: %s', (amount, message) => {
     expect(issuesOf(refundSchema, { amount, reason: 'Damaged', orderReferenceNumber: '3712345' })).toEqual([
       { path: 'amount', message },
