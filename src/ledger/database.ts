@@ -6,6 +6,7 @@ import type { InvoiceEntry, LedgerSource, RefundEntry } from './entries.js';
 import {
   dropVersion1,
   isUnmarkedLedger,
+  journalsTable,
   ledgerApplication,
   ledgerSchema,
   ledgerSchemaVersion,
@@ -43,7 +44,8 @@ export async function openLedgerDatabase(
       recognizeUnmarked: isUnmarkedLedger,
       migrate(database, from) {
         if (from === 0) database.exec(ledgerSchema);
-        else fromVersion1(database);
+        else if (from === 1) fromVersion1(database);
+        else database.exec(journalsTable);
       },
     });
   } catch (error) {

@@ -219,6 +219,21 @@ export class Ledger {
     return Number(row?.count ?? 0);
   }
 
+  /** The journal's size when a run that wrote it last ended with every record in the ledger. */
+  journalRecordedAt(id: string): number | undefined {
+    const row = this.#db.get('SELECT size FROM journals WHERE id = ?', id);
+    return row === undefined ? undefined : Number(row.size);
+  }
+
+  /** Says that every record of the journal, at this size, is in the ledger. */
+  journalRecorded(id: string, size: number): void {
+    this.#db.run(
+      'INSERT INTO journals (id, size) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET size = excluded.size',
+      id,
+      size,
+    );
+  }
+
   /** The scope of the invoices `service` numbers now: the sandbox state it last answered from, or the service. */
   currentScope(service: string): string {
     return String(this.#db.get('SELECT scope FROM scopes WHERE service = ?', service)?.scope ?? service);

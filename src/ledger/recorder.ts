@@ -64,8 +64,11 @@ export class LedgerRecorder {
     }
   }
 
-  /** Writes what is queued, waiting for other writers as long as the ledger's busy timeout, then closes the ledger. */
-  async finish(): Promise<void> {
+  /**
+   * Writes what is queued, waiting for other writers as long as the ledger's busy timeout, then closes the ledger;
+   * `whole` runs first when every entry of the run was written.
+   */
+  async finish(whole?: (ledger: Ledger) => void): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const ledger = await this.#opening;
@@ -76,6 +79,13 @@ export class LedgerRecorder {
           break;
         }
         await sleep(20);
+      }
+    }
+    if (ledger && whole && !this.#failed && this.#queue.length === 0) {
+      try {
+        whole(ledger);
+      } catch {
+        // Unsaid, the next run of the journal only reads it again.
       }
     }
     ledger?.close();

@@ -6,10 +6,13 @@ import type { LocalDatabase } from '../local-database.js';
 // merchant's word) is the row's history.
 
 /** The version of the schema below, kept in the file's user_version. */
-export const ledgerSchemaVersion = 2;
+export const ledgerSchemaVersion = 3;
 
 /** The file's application_id: "EILG", einvoice's ledger. */
 export const ledgerApplication = 0x45494c47;
+
+/** What version 3 adds to version 2. */
+export const journalsTable = 'CREATE TABLE journals (id TEXT PRIMARY KEY, size INTEGER NOT NULL) WITHOUT ROWID;';
 
 /**
  * `scope` is the numbering an invoice number belongs to: the service, and for a sandbox the state that handed it
@@ -17,7 +20,8 @@ export const ledgerApplication = 0x45494c47;
  * journal keys it, or one of its own for a single command) with the latest step known of it: `at` is the instant of
  * that step (the attempt, or the merchant's word), which orders what is learnt; `marked` is 1 when its status is the
  * merchant's word. A row's status, error and decision are those of its deciding request (`answered_at`, `marked`).
- * `merged` keeps the id of a row that joined another once an answer named its invoice.
+ * `merged` keeps the id of a row that joined another once an answer named its invoice. `journals` holds, for a
+ * journal (by the id of its first line), its size when a run that wrote it ended with every record in the ledger.
  */
 export const ledgerSchema = `
   CREATE TABLE invoices (
@@ -99,6 +103,7 @@ export const ledgerSchema = `
   CREATE INDEX history_of_entry ON history (type, entry, at);
   CREATE TABLE merged (id INTEGER PRIMARY KEY, into_id INTEGER NOT NULL);
   CREATE TABLE scopes (service TEXT PRIMARY KEY, scope TEXT NOT NULL, seen_at TEXT NOT NULL) WITHOUT ROWID;
+  ${journalsTable}
 `;
 
 /** Whether a file einvoice wrote before its ledgers were marked (version 1) is a ledger. */

@@ -110,6 +110,23 @@ describe('one entry per invoice', () => {
     expect(new Set(numbers).size).toBe(4);
     expect(numbers).not.toContain(null);
   });
+
+  it('a run that ended with its records in the ledger, then a run its ledger never got: the next brings those in', async () => {
+    const home = homeFor(sandbox);
+    writeNdjson(home, 'grows.ndjson', records(2));
+    const run = ['create', 'single', '--file', 'grows.ndjson', '--yes'];
+    expect((await runInProcess(run, { home })).code).toBe(0);
+    expect(await listed(home)).toHaveLength(2);
+    // Two more rows, sent by a run whose ledger batch never came (as --no-ledger leaves it, or a kill -9).
+    writeNdjson(home, 'grows.ndjson', records(4));
+    expect((await runInProcess([...run, '--no-ledger'], { home })).code).toBe(0);
+    expect(await listed(home)).toHaveLength(2);
+    const next = await runInProcess([...run, '--json'], { home });
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout).summary.createdEarlier).toBe(4);
+    const entries = await listed(home);
+    expect(entries.map((entry) => entry.businessReference).sort()).toEqual(['REF-1', 'REF-2', 'REF-3', 'REF-4']);
+  });
 });
 
 describe('lists an accountant reads', () => {

@@ -114,9 +114,30 @@ describe('a ledger of an earlier einvoice (version 1)', () => {
       ledger.close();
     }
     const db = new DatabaseSync(file, { readOnly: true });
-    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
     expect(db.prepare('PRAGMA application_id').get()).toEqual({ application_id: ledgerApplication });
     db.close();
+  });
+});
+
+describe('a ledger of version 2', () => {
+  it('gains the sizes of the journals it holds whole, its entries as they were', async () => {
+    const file = join(folder(), 'local.sqlite');
+    version1Ledger(file);
+    (await Ledger.open(file, { create: false }))?.close();
+    // Version 2 as it was: the same tables, without the journals'.
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE journals; PRAGMA user_version = 2;');
+    db.close();
+    const ledger = (await Ledger.open(file, { create: false })) as Ledger;
+    try {
+      expect([...ledger.list({})]).toHaveLength(2);
+      expect(ledger.journalRecordedAt('a')).toBeUndefined();
+      ledger.journalRecorded('a', 1234);
+      expect(ledger.journalRecordedAt('a')).toBe(1234);
+    } finally {
+      ledger.close();
+    }
   });
 });
 

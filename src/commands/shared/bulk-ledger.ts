@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import {
   type JournalPlace,
   type LedgerLookup,
@@ -78,6 +80,8 @@ export async function openBulkLedger(
  */
 async function catchUp(ledger: Ledger, journal: JournalPlace, header: JournalHeader, session: Session): Promise<void> {
   try {
+    // A run that ended with every record in the ledger said so, with the journal's size then.
+    if (ledger.journalRecordedAt(header.id) === (await stat(journal.path)).size) return;
     if ((await ledger.checkJournal(journal.path, 0)).count > 0) return;
     const { currency } = session.profile;
     await ledger.importJournal(journal.path, 0, {
@@ -228,7 +232,12 @@ class RunLedger implements BulkLedger {
     const { recorder, ledger } = this.#parts;
     if (!recorder) return ledger?.close();
     await this.#reading;
-    await recorder.finish();
+    const { journal } = this.#parts;
+    const id = this.#batch?.id;
+    // The next run of this journal need not bring its records in again (catchUp), unless it grew after this.
+    await recorder.finish(
+      journal && id ? (ledger) => ledger.journalRecorded(id, statSync(journal.path).size) : undefined,
+    );
   }
 
   /** The numbering the service's invoices are in now. */
