@@ -45,7 +45,10 @@ export async function openLedgerDatabase(
       migrate(database, from) {
         if (from === 0) database.exec(ledgerSchema);
         else if (from === 1) fromVersion1(database);
-        else database.exec(journalsTable);
+        else {
+          database.exec(journalsTable);
+          new Recording(database).settleInvoicesMetAgain();
+        }
       },
     });
   } catch (error) {

@@ -346,12 +346,17 @@ export class Recording {
    * request's.
    */
   #settleInvoice(id: number): void {
+    this.#db.run(`${settleInvoices} WHERE id = ?1`, id, alreadyHeld);
+  }
+
+  /**
+   * Settles again each invoice a later request found held: a ledger of version 2 took that request's step as the
+   * invoice's, so its entry said the service already held it.
+   */
+  settleInvoicesMetAgain(): void {
     this.#db.run(
-      `UPDATE invoices SET (status, marked, answered_at, error, decided) = (
-         SELECT status, marked, at, error, decided FROM history WHERE type = 'invoice' AND entry = ?1
-         ORDER BY status = 'created' AND marked = 0 DESC, status = 'created' DESC, decided IS ?2, at DESC LIMIT 1)
-       WHERE id = ?1`,
-      id,
+      `${settleInvoices} WHERE id IN (SELECT entry FROM history WHERE type = 'invoice' AND decided = ?2)`,
+      null,
       alreadyHeld,
     );
   }
@@ -386,6 +391,11 @@ export class Recording {
 
 /** What the ledger writes of an invoice the service said it already held. */
 export const alreadyHeld = 'the service already held it when it was sent again';
+
+/** The update that gives invoices (`?1` one's id, where the caller says so) the status of their deciding request. */
+const settleInvoices = `UPDATE invoices SET (status, marked, answered_at, error, decided) = (
+  SELECT status, marked, at, error, decided FROM history WHERE type = 'invoice' AND entry = invoices.id
+  ORDER BY status = 'created' AND marked = 0 DESC, status = 'created' DESC, decided IS ?2, at DESC LIMIT 1)`;
 
 function amountOf(minor: number): number {
   return Number(minorToText(BigInt(minor)));

@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { LocalFileError } from '../../src/errors.js';
 import { Ledger } from '../../src/ledger/ledger.js';
+import { alreadyHeld } from '../../src/ledger/recording.js';
 import { ledgerApplication } from '../../src/ledger/schema.js';
 
 // The ledger's file: one of an earlier einvoice brought up to date (merchants keep theirs), and a file that cannot be
@@ -121,17 +122,21 @@ describe('a ledger of an earlier einvoice (version 1)', () => {
 });
 
 describe('a ledger of version 2', () => {
-  it('gains the sizes of the journals it holds whole, its entries as they were', async () => {
+  it('gains the sizes of the journals it holds whole; an invoice met again is the request that created it', async () => {
     const file = join(folder(), 'local.sqlite');
     version1Ledger(file);
     (await Ledger.open(file, { create: false }))?.close();
-    // Version 2 as it was: the same tables, without the journals'.
+    // Version 2 as it was: the same tables, without the journals', and an invoice met again decided by that meeting.
     const db = new DatabaseSync(file);
     db.exec('DROP TABLE journals; PRAGMA user_version = 2;');
+    db.prepare("UPDATE invoices SET decided = ? WHERE invoice_number = '1000001'").run(alreadyHeld);
     db.close();
     const ledger = (await Ledger.open(file, { create: false })) as Ledger;
     try {
       expect([...ledger.list({})]).toHaveLength(2);
+      const [found] = ledger.find('1000001');
+      expect(found?.invoice.decided).toBeNull();
+      expect(found?.history.map((step) => step.decided)).toEqual([null, alreadyHeld]);
       expect(ledger.journalRecordedAt('a')).toBeUndefined();
       ledger.journalRecorded('a', 1234);
       expect(ledger.journalRecordedAt('a')).toBe(1234);
