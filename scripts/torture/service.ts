@@ -55,6 +55,9 @@ export class Service {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: {
+        // A connection of its own: a kept-alive one can be closed by the sandbox's idle timer just as a loaded
+        // machine reuses it (ECONNRESET), which would fail a seed for the harness's sake, not einvoice's.
+        connection: 'close',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
